@@ -1,0 +1,63 @@
+# wharf's entry points. `make serve` and `make check` work on a fresh Debian 12 machine:
+# both install what is missing (Debian packages with apt, npm packages with npm ci)
+# before building. Run as root, or as a user with sudo.
+SHELL := /bin/bash
+.DEFAULT_GOAL := build
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+JOBS ?= 2
+
+APT_PACKAGES := build-essential cmake ninja-build ccache pkg-config git ca-certificates \
+  libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libvterm-dev libsqlite3-dev \
+  libtomlplusplus-dev libcli11-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev \
+  libbenchmark-dev clang-format chromium procps psmisc bubblewrap
+
+SOURCES := $(shell find src tests bench -name '*.cpp' -o -name '*.hpp' 2>/dev/null)
+
+.PHONY: deps apt-deps npm-deps build serve check test asan format format-check clean
+
+deps: apt-deps npm-deps
+
+# Installs only what dpkg does not already have, so a prepared machine pays nothing.
+apt-deps:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	command -v node >/dev/null && command -v npm >/dev/null || missing="$$missing nodejs npm"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+npm-deps: node_modules/.wharf-installed
+
+node_modules/.wharf-installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+build: deps
+	cmake --preset dev >/dev/null
+	cmake --build --preset dev -j $(JOBS)
+
+serve: build
+	./build/wharf serve
+
+test: build
+	ctest --preset dev --parallel $(JOBS)
+
+asan: deps
+	cmake --preset asan-ubsan >/dev/null
+	cmake --build --preset asan-ubsan -j $(JOBS)
+	ctest --preset asan-ubsan --parallel $(JOBS)
+
+check: deps format-check test asan
+
+format:
+	@clang-format -i $(SOURCES)
+
+format-check: apt-deps
+	@clang-format --dry-run --Werror $(SOURCES)
+
+clean:
+	rm -rf build build-asan build-tsan build-release

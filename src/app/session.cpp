@@ -1,0 +1,164 @@
+#include "app/session.hpp"
+
+#include <boost/asio/write.hpp>
+#include <csignal>
+
+#include "pty/process_tree.hpp"
+
+namespace wharf::app {
+
+Session::Session(asio::io_context& io, core::SessionId id, pty::PtyProcess process,
+                 core::TerminalSize size, EndingTimings timings)
+    : id_(id),
+      pid_(process.pid()),
+      pty_(io, process.release_master()),
+      size_(size),
+      timings_(timings),
+      ending_timer_(io) {}
+
+void Session::start(std::function<void(core::SessionId)> on_finished) {
+  on_finished_ = std::move(on_finished);
+  read_more();
+}
+
+template <class Fn>
+void Session::for_each_observer(Fn&& fn) {
+  // Observers may detach (or attach) from inside a callback: walk a snapshot.
+  auto snapshot = observers_;
+  std::erase_if(observers_, [](const auto& weak) { return weak.expired(); });
+  for (const auto& weak : snapshot)
+    if (auto observer = weak.lock()) fn(*observer);
+}
+
+void Session::attach(const std::shared_ptr<SessionObserver>& observer) {
+  observers_.push_back(observer);
+}
+
+void Session::detach(const SessionObserver* observer) {
+  std::erase_if(observers_, [observer](const auto& weak) {
+    auto locked = weak.lock();
+    return !locked || locked.get() == observer;
+  });
+}
+
+void Session::read_more() {
+  pty_.async_read_some(asio::buffer(read_buffer_),
+                       [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
+                         if (n > 0) {
+                           auto chunk =
+                               std::make_shared<const std::string>(self->read_buffer_.data(), n);
+                           self->for_each_observer([&](SessionObserver& o) { o.on_output(chunk); });
+                         }
+                         if (ec) {
+                           // EIO: every process let go of the terminal. Aborted: we closed it.
+                           self->output_closed_ = true;
+                           self->maybe_finish();
+                           return;
+                         }
+                         self->read_more();
+                       });
+}
+
+bool Session::write_input(std::string_view bytes) {
+  if (ending_ || finished_ || !pty_.is_open()) return false;
+  if (input_bytes_ + bytes.size() > kMaxPendingInputBytes) return false;
+  input_.emplace_back(bytes);
+  input_bytes_ += bytes.size();
+  write_more();
+  return true;
+}
+
+void Session::write_more() {
+  if (writing_ || input_.empty() || !pty_.is_open()) return;
+  writing_ = true;
+  asio::async_write(pty_, asio::buffer(input_.front()),
+                    [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+                      self->writing_ = false;
+                      self->input_bytes_ -= self->input_.front().size();
+                      self->input_.pop_front();
+                      if (ec) {
+                        // The terminal is gone; nothing queued can arrive any more.
+                        self->input_.clear();
+                        self->input_bytes_ = 0;
+                        return;
+                      }
+                      self->write_more();
+                    });
+}
+
+core::TerminalSize Session::resize(core::TerminalSize requested) {
+  core::TerminalSize clamped = core::clamp_size(requested.cols, requested.rows);
+  if (clamped == size_ || !pty_.is_open()) return size_;
+  if (pty::PtyProcess::resize(pty_.native_handle(), clamped)) {
+    size_ = clamped;
+    for_each_observer([&](SessionObserver& o) { o.on_resize(size_); });
+  }
+  return size_;
+}
+
+void Session::end() {
+  if (ending_ || finished_) return;
+  ending_ = true;
+  phase_ = Phase::kHangup;
+  phase_deadline_ = std::chrono::steady_clock::now() + timings_.hangup_grace;
+  pty::signal_session(pid_, SIGHUP);
+  ending_tick();
+}
+
+void Session::on_leader_exit(const core::ExitStatus& status) {
+  leader_exit_ = status;
+  // Jobs the program left behind belong to the session and end with it.
+  end();
+  maybe_finish();
+}
+
+void Session::ending_tick() {
+  auto now = std::chrono::steady_clock::now();
+  std::size_t alive = pty::session_members(pid_).size();
+  if (alive == 0) {
+    // Give the reader a couple of ticks to collect the last output before closing.
+    if (!output_closed_ && ++quiet_ticks_ < 3) {
+      // fall through to rescheduling
+    } else {
+      close_pty();
+      survivors_gone_ = true;
+      maybe_finish();
+      return;
+    }
+  } else {
+    quiet_ticks_ = 0;
+    if (phase_ == Phase::kHangup && now >= phase_deadline_) {
+      phase_ = Phase::kTerminate;
+      phase_deadline_ = now + timings_.terminate_grace;
+      pty::signal_session(pid_, SIGTERM);
+    } else if (phase_ == Phase::kTerminate && now >= phase_deadline_) {
+      phase_ = Phase::kKill;
+      pty::signal_session(pid_, SIGKILL);
+    } else if (phase_ == Phase::kKill) {
+      pty::signal_session(pid_, SIGKILL);  // anything forked since the last round
+    }
+  }
+  ending_timer_.expires_after(timings_.poll);
+  ending_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    if (!ec) self->ending_tick();
+  });
+}
+
+void Session::close_pty() {
+  if (!pty_.is_open()) return;
+  boost::system::error_code ignored;
+  pty_.close(ignored);
+  output_closed_ = true;
+}
+
+void Session::maybe_finish() {
+  if (finished_ || !leader_exit_ || !output_closed_ || !survivors_gone_) return;
+  finished_ = true;
+  close_pty();
+  ending_timer_.cancel();
+  for_each_observer([&](SessionObserver& o) { o.on_exit(id_, *leader_exit_); });
+  observers_.clear();
+  if (on_finished_) on_finished_(id_);
+}
+
+}  // namespace wharf::app

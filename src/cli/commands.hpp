@@ -1,0 +1,27 @@
+// The table of `wharf` verbs (tmux's cmd_entry idea): each verb is one small descriptor
+// defined in commands/<verb>.cpp, and main.cpp knows only this table.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <span>
+#include <string_view>
+
+namespace wharf::cli {
+
+struct Command {
+  std::string_view name;
+  std::string_view summary;
+  // Declares the verb's options on `verb`; returns what runs once parsing succeeded.
+  std::function<int()> (*setup)(CLI::App& verb);
+};
+
+extern const Command kOpenCommand;
+extern const Command kServeCommand;
+
+std::span<const Command> all_commands();
+
+// Options every client verb shares to find its daemon (--state-dir / WHARF_STATE_DIR).
+void add_state_dir_option(CLI::App& verb, std::string& state_dir);
+
+}  // namespace wharf::cli

@@ -1,0 +1,43 @@
+// `wharf serve`: runs the daemon in the foreground and prints the address to open.
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/daemon.hpp"
+
+namespace wharf::cli {
+namespace {
+
+std::function<int()> setup_serve(CLI::App& verb) {
+  auto options = std::make_shared<DaemonOptions>();
+  auto state_dir = std::make_shared<std::string>();
+  verb.add_option("--port", options->port, "TCP port to listen on; 0 picks a free one")
+      ->envname("WHARF_PORT")
+      ->capture_default_str();
+  verb.add_option("--listen", options->listen,
+                  "Address to listen on; anything but loopback is reachable from other machines")
+      ->envname("WHARF_LISTEN")
+      ->capture_default_str();
+  add_state_dir_option(verb, *state_dir);
+  verb.add_option("--workspace", options->workspace,
+                  "Directory sessions start in (default: the current directory)")
+      ->envname("WHARF_WORKSPACE");
+  verb.add_option("--assets", options->assets,
+                  "Folder holding the page's files (default: beside the binary)");
+  verb.add_option("--log-level", options->log_level, "trace, debug, info, warn, error or off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+      ->capture_default_str();
+  return [options, state_dir] {
+    if (!state_dir->empty()) options->state_dir = *state_dir;
+    return run_daemon(*options);
+  };
+}
+
+}  // namespace
+
+const Command kServeCommand{
+    .name = "serve",
+    .summary = "Run the wharf daemon and print the address to open in a browser",
+    .setup = setup_serve,
+};
+
+}  // namespace wharf::cli

@@ -1,0 +1,40 @@
+// Which requests may reach wharf at all, decided from headers alone.
+//
+// Host rule (DNS rebinding): a hostile web page can point a name it controls at
+// 127.0.0.1, so a request is served only when its Host names the port wharf bound and
+// either `localhost` or an IP literal wharf listens on. An IP literal cannot be rebound,
+// so when wharf listens on a wildcard address any literal with the right port is fine.
+//
+// Origin rule (cross-site WebSocket hijacking): browsers send Origin on WebSocket
+// handshakes and do not apply the same-origin policy to them, so the handshake must carry
+// exactly the page's own origin, `http://` + the (already checked) Host.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace wharf::core {
+
+struct ListenAddress {
+  std::string ip;  // textual address as bound, e.g. "127.0.0.1", "::1", "0.0.0.0"
+  std::uint16_t port = 0;
+};
+
+struct HostPort {
+  std::string host;  // without brackets for IPv6
+  std::optional<std::uint16_t> port;
+};
+
+// Parses `host[:port]` / `[v6]:port`; nullopt when malformed.
+std::optional<HostPort> parse_host_header(std::string_view header);
+
+bool is_ip_literal(std::string_view host);
+bool is_loopback_ip(std::string_view ip);
+bool is_wildcard_ip(std::string_view ip);
+
+bool host_allowed(std::string_view host_header, const ListenAddress& listen);
+bool origin_allowed(std::string_view origin_header, std::string_view host_header);
+
+}  // namespace wharf::core

@@ -1,0 +1,11 @@
+// The account wharf runs as: its name, home and login shell, from the password database.
+#pragma once
+
+#include "core/environment.hpp"
+
+namespace wharf::pty {
+
+// Falls back to $HOME / /bin/sh only when the database has no usable entry.
+core::Account current_account();
+
+}  // namespace wharf::pty

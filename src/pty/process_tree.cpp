@@ -1,0 +1,80 @@
+#include "pty/process_tree.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <array>
+#include <charconv>
+#include <csignal>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace wharf::pty {
+namespace {
+
+struct StatFields {
+  char state = '?';
+  pid_t session = -1;
+};
+
+// /proc/PID/stat is "pid (comm) state ppid pgrp session ..."; comm may contain spaces
+// and parentheses, so parsing starts after the last ')'.
+std::optional<StatFields> read_stat(pid_t pid) {
+  std::array<char, 64> path{};
+  auto written = std::snprintf(path.data(), path.size(), "/proc/%d/stat", pid);
+  if (written <= 0) return std::nullopt;
+  int fd = open(path.data(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::array<char, 1024> buf{};
+  ssize_t n = read(fd, buf.data(), buf.size() - 1);
+  close(fd);
+  if (n <= 0) return std::nullopt;
+  std::string_view text(buf.data(), static_cast<std::size_t>(n));
+  auto close_paren = text.rfind(')');
+  if (close_paren == std::string_view::npos || close_paren + 2 >= text.size()) return std::nullopt;
+  std::string_view rest = text.substr(close_paren + 2);
+  StatFields out;
+  out.state = rest.front();
+  // Skip state, ppid, pgrp to reach session (4th field after the comm).
+  for (int skip = 0; skip < 3; ++skip) {
+    auto space = rest.find(' ');
+    if (space == std::string_view::npos) return std::nullopt;
+    rest.remove_prefix(space + 1);
+  }
+  auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), out.session);
+  if (ec != std::errc{}) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+std::vector<pid_t> session_members(pid_t session_id) {
+  std::vector<pid_t> members;
+  DIR* proc = opendir("/proc");
+  if (proc == nullptr) return members;
+  while (dirent* entry = readdir(proc)) {
+    std::string_view name(entry->d_name);
+    pid_t pid = 0;
+    auto [ptr, ec] = std::from_chars(name.data(), name.data() + name.size(), pid);
+    if (ec != std::errc{} || ptr != name.data() + name.size()) continue;
+    auto stat = read_stat(pid);
+    if (stat && stat->session == session_id && stat->state != 'Z' && stat->state != 'X')
+      members.push_back(pid);
+  }
+  closedir(proc);
+  return members;
+}
+
+std::size_t signal_session(pid_t session_id, int signal) {
+  auto members = session_members(session_id);
+  for (pid_t pid : members) {
+    kill(pid, signal);
+    // A stopped job would sit on SIGHUP/SIGTERM until continued.
+    if (signal != SIGKILL && signal != SIGCONT) kill(pid, SIGCONT);
+  }
+  return members.size();
+}
+
+}  // namespace wharf::pty

@@ -1,0 +1,92 @@
+#include "server/http_session.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+
+#include "server/router.hpp"
+#include "server/websocket_session.hpp"
+
+namespace wharf::server {
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+
+namespace {
+// A client gets this long to send each request's header and body; an idle keep-alive
+// connection is closed after it too.
+constexpr auto kRequestTimeout = std::chrono::seconds(30);
+constexpr std::uint32_t kHeaderLimit = 16 * 1024;
+constexpr std::uint64_t kBodyLimit = 64 * 1024;
+
+// Logs the path without its query: the query may carry the key.
+std::string_view loggable_path(std::string_view target) {
+  return target.substr(0, target.find('?'));
+}
+}  // namespace
+
+HttpSession::HttpSession(asio::ip::tcp::socket socket, ServerContext& context)
+    : stream_(std::move(socket)), context_(context), slot_(context) {}
+
+void HttpSession::start() {
+  asio::co_spawn(
+      stream_.get_executor(), [self = shared_from_this()] { return self->run(); },
+      [](std::exception_ptr error) {
+        // Exceptions stop at the connection: log and drop only this client.
+        if (!error) return;
+        try {
+          std::rethrow_exception(error);
+        } catch (const std::exception& e) {
+          spdlog::warn("http connection failed: {}", e.what());
+        }
+      });
+}
+
+asio::awaitable<void> HttpSession::run() {
+  beast::flat_buffer buffer;
+  for (;;) {
+    http::request_parser<http::string_body> parser;
+    parser.header_limit(kHeaderLimit);
+    parser.body_limit(kBodyLimit);
+    stream_.expires_after(kRequestTimeout);
+    auto [read_ec, read_n] =
+        co_await http::async_read(stream_, buffer, parser, asio::as_tuple(asio::use_awaitable));
+    if (read_ec) {
+      if (read_ec == http::error::header_limit || read_ec == http::error::body_limit) {
+        auto res =
+            plain_response(http::status::payload_too_large, "request too large\n", 11, false);
+        co_await http::async_write(stream_, res, asio::as_tuple(asio::use_awaitable));
+      } else if (read_ec != http::error::end_of_stream && read_ec != beast::error::timeout &&
+                 read_ec != asio::error::connection_reset && read_ec != asio::error::eof) {
+        auto res = plain_response(http::status::bad_request, "malformed request\n", 11, false);
+        co_await http::async_write(stream_, res, asio::as_tuple(asio::use_awaitable));
+      }
+      break;
+    }
+
+    Request request = parser.release();
+    RouteDecision decision = route_request(request, context_);
+    if (auto* upgrade = std::get_if<UpgradeToWebSocket>(&decision)) {
+      spdlog::debug("websocket upgrade {}", loggable_path(request.target()));
+      stream_.expires_never();  // the WebSocket sets its own timeouts
+      std::make_shared<WebSocketSession>(stream_.release_socket(), context_)
+          ->start(std::move(request), upgrade->size);
+      co_return;
+    }
+
+    auto& response = std::get<Response>(decision);
+    spdlog::info("{} {} -> {}", std::string_view(request.method_string()),
+                 loggable_path(request.target()), response.result_int());
+    bool keep_alive = response.keep_alive();
+    auto [write_ec, write_n] =
+        co_await http::async_write(stream_, response, asio::as_tuple(asio::use_awaitable));
+    if (write_ec || !keep_alive) break;
+  }
+  boost::system::error_code ignored;
+  stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+}
+
+}  // namespace wharf::server

@@ -1,0 +1,28 @@
+// One HTTP connection: reads requests (bounded header and body, timed), asks the router
+// what to answer, and hands a WebSocket upgrade over to a WebSocketSession. Keep-alive
+// is honoured; any failure ends this connection only.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <memory>
+
+#include "server/connection_slot.hpp"
+#include "server/server_context.hpp"
+
+namespace wharf::server {
+
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
+ public:
+  HttpSession(boost::asio::ip::tcp::socket socket, ServerContext& context);
+  void start();
+
+ private:
+  boost::asio::awaitable<void> run();
+
+  boost::beast::tcp_stream stream_;
+  ServerContext& context_;
+  ConnectionSlot slot_;
+};
+
+}  // namespace wharf::server

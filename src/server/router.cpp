@@ -1,0 +1,210 @@
+#include "server/router.hpp"
+
+#include <boost/beast/websocket/rfc6455.hpp>
+#include <boost/json.hpp>
+#include <boost/url/parse.hpp>
+#include <charconv>
+#include <optional>
+
+#include "core/access_key.hpp"
+#include "core/version.hpp"
+
+namespace wharf::server {
+namespace {
+
+constexpr std::string_view kPagePolicy =
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "connect-src 'self'; img-src 'self' data: blob:; font-src 'self'; manifest-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+// Headers every response carries: no sniffing, no framing, never a referrer (the page
+// URL holds the key).
+void add_common_headers(Response& res) {
+  res.set(http::field::server, "wharf");
+  res.set("X-Content-Type-Options", "nosniff");
+  res.set("Referrer-Policy", "no-referrer");
+  res.set("X-Frame-Options", "DENY");
+  res.set("Cross-Origin-Opener-Policy", "same-origin");
+  res.set("Cross-Origin-Resource-Policy", "same-origin");
+}
+
+Response make_response(http::status status, std::string_view content_type, std::string body,
+                       const Request& req) {
+  Response res{status, req.version()};
+  add_common_headers(res);
+  res.set(http::field::content_type, content_type);
+  res.set(http::field::cache_control, "no-store");
+  res.keep_alive(req.keep_alive());
+  res.body() = std::move(body);
+  res.prepare_payload();
+  if (req.method() == http::verb::head) res.body().clear();
+  return res;
+}
+
+// The refusal a person sees when a link has no key or an old one. It says where the
+// current link is found and never contains a key.
+Response key_refused(const Request& req) {
+  return make_response(http::status::forbidden, "text/html; charset=utf-8",
+                       R"(<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>wharf: key needed</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36em;margin:4em auto;padding:0 1em;color:#ddd;background:#15171c}code{background:#2a2d35;padding:.1em .3em;border-radius:3px}</style>
+</head><body>
+<h1>This link has no valid key</h1>
+<p>wharf only opens for links that carry its current key, and it mints a new key each
+time it starts, so an old bookmark stops working after a restart.</p>
+<p>On the machine running wharf, run <code>wharf open</code> to print the current link,
+or read the key from the <code>key</code> file in wharf's state directory
+(<code>~/.local/state/wharf/key</code> unless <code>--state-dir</code> says otherwise) and
+add it to the address as <code>?k=KEY</code>.</p>
+</body></html>
+)",
+                       req);
+}
+
+Response host_refused(const Request& req) {
+  return make_response(http::status::forbidden, "text/plain; charset=utf-8",
+                       "wharf answers only requests addressed to the address and port it "
+                       "listens on (or localhost with that port).\n",
+                       req);
+}
+
+Response not_found(const Request& req) {
+  return make_response(http::status::not_found, "text/plain; charset=utf-8", "not found\n", req);
+}
+
+Response method_not_allowed(const Request& req, std::string_view allow) {
+  Response res = make_response(http::status::method_not_allowed, "text/plain; charset=utf-8",
+                               "method not allowed\n", req);
+  res.set(http::field::allow, allow);
+  return res;
+}
+
+struct Target {
+  std::string path;  // still percent-encoded: matched literally
+  std::optional<std::string> key;
+  std::optional<std::int64_t> cols;
+  std::optional<std::int64_t> rows;
+};
+
+std::optional<std::int64_t> to_int(std::string_view text) {
+  std::int64_t value = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || ptr != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<Target> parse_target(std::string_view raw) {
+  auto parsed = boost::urls::parse_origin_form(raw);
+  if (!parsed) return std::nullopt;
+  Target target;
+  target.path = std::string(parsed->encoded_path());
+  for (auto param : parsed->params()) {
+    if (param.key == "k") target.key = param.value;
+    if (param.key == "cols") target.cols = to_int(param.value);
+    if (param.key == "rows") target.rows = to_int(param.value);
+  }
+  return target;
+}
+
+bool has_key(const Request& req, const Target& target, const ServerContext& ctx) {
+  if (auto header = req.find(kKeyHeader); header != req.end())
+    return core::keys_match(ctx.key, header->value());
+  return target.key && core::keys_match(ctx.key, *target.key);
+}
+
+bool is_read(const Request& req) {
+  return req.method() == http::verb::get || req.method() == http::verb::head;
+}
+
+Response serve_page(const Request& req, const ServerContext& ctx) {
+  const Asset& page = ctx.assets.index_page();
+  Response res = make_response(http::status::ok, page.content_type, *page.body, req);
+  res.set("Content-Security-Policy", kPagePolicy);
+  return res;
+}
+
+Response serve_static(const Request& req, std::string_view name, const ServerContext& ctx) {
+  const Asset* asset = ctx.assets.find(name);
+  if (asset == nullptr) return not_found(req);
+  Response res = make_response(http::status::ok, asset->content_type, *asset->body, req);
+  // Revalidate every time: a new build must never mix with cached modules.
+  res.set(http::field::cache_control, "no-cache");
+  return res;
+}
+
+Response serve_status(const Request& req, const ServerContext& ctx) {
+  StatusCounts counts = ctx.status ? ctx.status() : StatusCounts{};
+  boost::json::object body{{"version", std::string(core::kVersion)},
+                           {"protocol", core::kProtocolVersion},
+                           {"sessions", counts.sessions},
+                           {"attached", counts.attached}};
+  return make_response(http::status::ok, "application/json", boost::json::serialize(body), req);
+}
+
+}  // namespace
+
+Response plain_response(http::status status, std::string_view text, unsigned version,
+                        bool keep_alive) {
+  Response res{status, version};
+  add_common_headers(res);
+  res.set(http::field::content_type, "text/plain; charset=utf-8");
+  res.set(http::field::cache_control, "no-store");
+  res.keep_alive(keep_alive);
+  res.body() = std::string(text);
+  res.prepare_payload();
+  return res;
+}
+
+RouteDecision route_request(const Request& req, const ServerContext& ctx) {
+  // The Host rule comes first: a rebound name gets nothing, not even static files.
+  auto host = req.find(http::field::host);
+  if (host == req.end() || !core::host_allowed(host->value(), ctx.listen)) return host_refused(req);
+
+  auto target = parse_target(req.target());
+  if (!target) {
+    return make_response(http::status::bad_request, "text/plain; charset=utf-8",
+                         "malformed request target\n", req);
+  }
+  const std::string& path = target->path;
+
+  constexpr std::string_view kStatic = "/static/";
+  if (path.starts_with(kStatic)) {
+    if (!is_read(req)) return method_not_allowed(req, "GET, HEAD");
+    return serve_static(req, std::string_view(path).substr(kStatic.size()), ctx);
+  }
+
+  if (path == "/" || path == "/index.html") {
+    if (!is_read(req)) return method_not_allowed(req, "GET, HEAD");
+    if (!has_key(req, *target, ctx)) return key_refused(req);
+    return serve_page(req, ctx);
+  }
+
+  if (path == "/ws") {
+    if (!has_key(req, *target, ctx)) return key_refused(req);
+    auto origin = req.find(http::field::origin);
+    if (origin == req.end() || !core::origin_allowed(origin->value(), host->value())) {
+      return make_response(http::status::forbidden, "text/plain; charset=utf-8",
+                           "WebSocket connections are accepted only from wharf's own page.\n", req);
+    }
+    if (!boost::beast::websocket::is_upgrade(req)) {
+      return make_response(http::status::upgrade_required, "text/plain; charset=utf-8",
+                           "this address takes WebSocket connections\n", req);
+    }
+    return UpgradeToWebSocket{
+        core::clamp_size(target->cols.value_or(80), target->rows.value_or(24))};
+  }
+
+  if (path.starts_with("/api/")) {
+    if (!has_key(req, *target, ctx)) return key_refused(req);
+    if (path == "/api/status") {
+      if (!is_read(req)) return method_not_allowed(req, "GET, HEAD");
+      return serve_status(req, ctx);
+    }
+    return not_found(req);
+  }
+
+  return not_found(req);
+}
+
+}  // namespace wharf::server

@@ -1,0 +1,34 @@
+// What every connection needs to know about the running server. Built once by the
+// composition root and shared read-only (by reference) with every session.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+
+#include "core/request_policy.hpp"
+#include "server/static_assets.hpp"
+
+namespace wharf::app {
+class SessionService;
+}
+
+namespace wharf::server {
+
+struct StatusCounts {
+  std::size_t sessions = 0;
+  std::size_t attached = 0;
+};
+
+inline constexpr std::size_t kMaxConnections = 512;
+
+struct ServerContext {
+  std::string key;
+  core::ListenAddress listen;
+  StaticAssets assets;
+  std::function<StatusCounts()> status;
+  app::SessionService* sessions = nullptr;  // null in router unit tests
+  std::size_t open_connections = 0;         // HTTP and WebSocket, for the connection cap
+};
+
+}  // namespace wharf::server
