@@ -109,7 +109,7 @@ std::optional<Target> parse_target(std::string_view raw) {
 
 bool has_key(const Request& req, const Target& target, const ServerContext& ctx) {
   if (auto header = req.find(kKeyHeader); header != req.end())
-    return core::keys_match(ctx.key, header->value());
+    return req.count(kKeyHeader) == 1 && core::keys_match(ctx.key, header->value());
   return target.key && core::keys_match(ctx.key, *target.key);
 }
 
@@ -158,8 +158,10 @@ Response plain_response(http::status status, std::string_view text, unsigned ver
 
 RouteDecision route_request(const Request& req, const ServerContext& ctx) {
   // The Host rule comes first: a rebound name gets nothing, not even static files.
+  // Exactly one Host (RFC 9112 3.2): with two, a proxy and wharf might each read another.
   auto host = req.find(http::field::host);
-  if (host == req.end() || !core::host_allowed(host->value(), ctx.listen)) return host_refused(req);
+  if (req.count(http::field::host) != 1 || !core::host_allowed(host->value(), ctx.listen))
+    return host_refused(req);
 
   auto target = parse_target(req.target());
   if (!target) {
@@ -183,7 +185,7 @@ RouteDecision route_request(const Request& req, const ServerContext& ctx) {
   if (path == "/ws") {
     if (!has_key(req, *target, ctx)) return key_refused(req);
     auto origin = req.find(http::field::origin);
-    if (origin == req.end() || !core::origin_allowed(origin->value(), host->value())) {
+    if (req.count(http::field::origin) != 1 || !core::origin_allowed(origin->value(), host->value())) {
       return make_response(http::status::forbidden, "text/plain; charset=utf-8",
                            "WebSocket connections are accepted only from wharf's own page.\n", req);
     }

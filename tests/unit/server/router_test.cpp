@@ -93,6 +93,21 @@ TEST_F(RouterTest, HostRuleComesBeforeEverything) {
   EXPECT_EQ(respond(get("/static/main.js", "localhost:7373")).result(), http::status::ok);
 }
 
+TEST_F(RouterTest, DuplicatedSecurityHeadersAreRefused) {
+  Request two_hosts = get("/?k=" + std::string(kKey));
+  two_hosts.insert(http::field::host, "evil.example:7373");
+  EXPECT_EQ(respond(two_hosts).result(), http::status::forbidden);
+
+  Request two_keys = get("/api/status");
+  two_keys.insert(kKeyHeader, kKey);
+  two_keys.insert(kKeyHeader, "wrong");
+  EXPECT_EQ(respond(two_keys).result(), http::status::forbidden);
+
+  Request two_origins = upgrade("/ws?k=" + std::string(kKey), "http://127.0.0.1:7373");
+  two_origins.insert(http::field::origin, "http://evil.example");
+  EXPECT_EQ(respond(two_origins).result(), http::status::forbidden);
+}
+
 TEST_F(RouterTest, StatusNeedsTheKeyInAHeaderOrQuery) {
   EXPECT_EQ(respond(get("/api/status")).result(), http::status::forbidden);
   Request req = get("/api/status");
