@@ -27,7 +27,7 @@ export function createTerminalView(container) {
     screenReaderMode: true,
     // The unicode API (needed for Unicode 11 widths) is still "proposed" in xterm.js.
     allowProposedApi: true,
-    cursorBlink: true,
+    cursorBlink: false, // a steady cursor is easier to find and to read around
     fontFamily: '"DejaVu Sans Mono", "Liberation Mono", ui-monospace, Menlo, Consolas, monospace',
     fontSize: 14,
     theme,

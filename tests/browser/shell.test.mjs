@@ -63,15 +63,18 @@ async function waitForLine(page, line, what = `"${line}" on a line of its own`) 
   }
 }
 
-// Opens the page and waits until it is attached: the shell's prompt is on screen and
-// the status line is gone.
+// Opens the page and waits until it is attached, as a person sees it: the terminal is
+// there and the status line ("Connecting…") has gone.
 async function openAttached(page) {
   const response = await page.goto(daemon.url);
   assert.equal(response.status(), 200);
   await page.locator('.xterm-accessibility-tree').waitFor({ timeout: 10000 });
-  await waitFor(async () => (await screenRows(page)).some((row) => row.trim() !== ''),
-    { timeout: 15000, what: 'the shell prompt on screen' });
   await waitFor(() => page.locator('#status').isHidden(), { what: 'the status line to clear once attached' });
+}
+
+function waitForPrompt(page) {
+  return waitFor(async () => (await screenRows(page)).some((row) => row.trim() !== ''),
+    { timeout: 15000, what: 'the shell prompt on screen' });
 }
 
 test('a shell answers keystrokes typed into the page', { timeout: 60000 }, async () => {
@@ -83,6 +86,7 @@ test('a shell answers keystrokes typed into the page', { timeout: 60000 }, async
   page.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
   try {
     await openAttached(page);
+    await waitForPrompt(page); // a fresh session: its shell prints a prompt
 
     // No click first: the page itself must have put the focus in the terminal.
     await page.keyboard.type('echo hello-$((6*7))');
@@ -122,10 +126,10 @@ test('after the program exits the page says so and Enter starts a new session', 
     await waitFor(async () => /Session ended \(exit code 0\)\. Press Enter/.test(await status.textContent().catch(() => '')),
       { what: 'the status line to say the session ended' });
 
-    // The ended page must not reconnect by itself; Enter asks for a new session.
+    // Enter on the ended page asks for a new session (the old one is gone).
     await page.keyboard.press('Enter');
     await waitFor(() => page.locator('#status').isHidden(), { what: 'the status line to clear on the new session' });
-    await waitFor(async () => (await screenRows(page)).some((row) => row.trim() !== ''), { what: 'a new prompt' });
+    await waitForPrompt(page);
     await page.keyboard.type('echo again-$((2+3))');
     await page.keyboard.press('Enter');
     await waitForLine(page, 'again-5');

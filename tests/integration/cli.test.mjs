@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -82,6 +82,37 @@ test('wharf serve prints exactly one line, the URL, on stdout and logs on stderr
   assert.equal(stdout, `${m[0]}`, 'nothing but the URL line on stdout');
   assert.ok(stderr.length > 0, 'logs go to stderr');
   assert.ok(!stderr.includes(key), 'no key in the logs');
+});
+
+test('`wharf open --state-dir DIR` prints the running daemon\'s URL, the one the refusal page points to', async (t) => {
+  const d = await startDaemon();
+  t.after(() => stopDaemon(d));
+  const r = await runWharf(['open', '--state-dir', d.stateDir]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout.trim(), d.url);
+  const none = tempDir(t);
+  const missing = await runWharf(['open', '--state-dir', none]);
+  assert.notEqual(missing.code, 0, 'no daemon, no URL');
+  assert.equal(missing.stdout, '');
+});
+
+test('SIGTERM right after the URL line is a clean stop (exit 0) that leaves no stale URL for `wharf open`', async (t) => {
+  // The URL line says the daemon is up; from then on a stop request must be handled, not
+  // kill it where it stands.
+  for (let i = 0; i < 5; i += 1) {
+    const stateDir = tempDir(t);
+    const child = spawn(wharfBin, ['serve', '--port', '0', '--state-dir', stateDir], {
+      cwd: stateDir, env: { PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    t.after(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); });
+    const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    await within(new Promise((resolve) => child.stdout.once('data', resolve)), 15000, 'the URL line');
+    child.kill('SIGTERM');
+    const { code, signal } = await within(exited, 20000, 'exit after SIGTERM');
+    assert.deepEqual({ code, signal }, { code: 0, signal: null }, `attempt ${i + 1}: SIGTERM just after the URL line`);
+    const open = await runWharf(['open', '--state-dir', stateDir]);
+    assert.notEqual(open.code, 0, `attempt ${i + 1}: wharf open after the daemon stopped printed ${JSON.stringify(open.stdout)}`);
+  }
 });
 
 test('the key file STATE_DIR/key holds the key with mode 0600', async (t) => {

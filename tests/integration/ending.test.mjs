@@ -1,63 +1,32 @@
 // Ending a session, by request or by stopping the daemon, leaves nothing behind: no
 // process of the session survives (even jobs that ignore SIGHUP and SIGTERM, in their
 // own process groups), and the daemon keeps no zombie.
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDaemon, waitFor } from '../support/daemon.mjs';
 import { openWs, stopDaemon, sessionMembers, childrenOf, zombieChildrenOf, describeProcs, within, procStat, killSession } from '../support/ws_client.mjs';
 
 // Starts, in the attached shell, background jobs that a naive "SIGHUP the process group"
 // would miss: HUP-ignoring jobs in their own process groups, a nohup child, a job that
-// also ignores SIGTERM, and a grandchild. Resolves once all of them run.
+// also ignores SIGTERM, a grandchild, a loop that starts a new child whenever its child
+// is killed, and a stopped job. Resolves once all of them run.
 async function startStubbornJobs(ws, shellPid) {
-  const from = ws.output.length;
-  ws.type("trap '' HUP; sleep 1000 & sleep 1001 & nohup sleep 1002 >/dev/null 2>&1 & (trap '' TERM; exec sleep 1003) & bash -c 'sleep 1004 & wait' & echo jobs-$((3*3))\r");
+  const from = ws.textLength;
+  ws.type("trap '' HUP; sleep 1000 & sleep 1001 & nohup sleep 1002 >/dev/null 2>&1 & (trap '' TERM; exec sleep 1003) & bash -c 'sleep 1004 & wait' & (trap '' TERM; while :; do sleep 1005; done) & sleep 1006 & kill -STOP $! ; echo jobs-$((3*3))\r");
   await ws.waitForOutput('jobs-9', { from });
   const members = await waitFor(() => {
     const m = sessionMembers(shellPid);
     const sleeps = m.filter((p) => p.comm === 'sleep');
-    return sleeps.length >= 5 ? m : null;
-  }, { what: 'five sleep jobs in the shell\'s session' });
+    return sleeps.length >= 6 && m.some((p) => p.state === 'T') ? m : null;
+  }, { what: 'six sleep jobs and a stopped job in the shell\'s session' });
   // The jobs really are spread over several process groups.
   assert.ok(new Set(members.map((p) => p.pgrp)).size >= 3, `jobs in several process groups:\n${describeProcs(members)}`);
   return members;
 }
 
-test('`end` ends the shell and every process of its session, with exit then close 1000, and no zombie is left', async (t) => {
-  const d = await startDaemon();
-  t.after(() => stopDaemon(d));
-  const ws = await openWs(d);
-  t.after(() => ws.close());
-  const { ready } = await ws.handshake();
-  t.after(() => killSession(ready.pid));
-  await ws.waitForPrompt();
-  const before = await startStubbornJobs(ws, ready.pid);
-
-  const n = ws.messages.length;
-  ws.send({ type: 'end' });
-  const exit = await ws.waitForMessage('exit', { from: n, timeout: 20000 });
-  assert.equal(exit.session, ready.session);
-  assert.ok(exit.code === null || Number.isInteger(exit.code), `exit.code: ${exit.code}`);
-  assert.ok(exit.signal === null || typeof exit.signal === 'string', `exit.signal: ${exit.signal}`);
-  assert.ok(exit.code !== null || exit.signal !== null, 'exit says how the program ended');
-  const closed = await ws.waitForClose();
-  assert.equal(closed.code, 1000);
-
-  await waitFor(() => sessionMembers(ready.pid).length === 0, { timeout: 5000, what: 'no process of the session left' })
-    .catch((e) => { e.message += `\nsurvivors:\n${describeProcs(sessionMembers(ready.pid))}`; throw e; });
-  for (const p of before) {
-    const st = procStat(p.pid);
-    assert.ok(!st || st.state === 'Z' || st.session !== ready.pid, `${p.pid} (${p.comm}) survived`);
-  }
-  await waitFor(() => zombieChildrenOf(d.child.pid).length === 0, { timeout: 5000, what: 'no zombie children of the daemon' })
-    .catch((e) => { e.message += `\n${describeProcs(zombieChildrenOf(d.child.pid))}`; throw e; });
-  await waitFor(() => childrenOf(d.child.pid).length === 0, { timeout: 5000, what: 'the daemon has no child left' })
-    .catch((e) => { e.message += `\n${describeProcs(childrenOf(d.child.pid).map(procStat).filter(Boolean))}`; throw e; });
-  assert.equal(d.child.exitCode, null, 'the daemon goes on');
-});
-
-for (const signal of ['SIGTERM', 'SIGINT']) {
-  test(`${signal} to the daemon ends the live session and all its jobs, then the daemon exits 0`, async (t) => {
+// Every test has its own daemon, so they run side by side.
+describe('ending a session', { concurrency: 3 }, () => {
+  test('`end` ends the shell and every process of its session, with exit then close 1000, and no zombie is left', async (t) => {
     const d = await startDaemon();
     t.after(() => stopDaemon(d));
     const ws = await openWs(d);
@@ -65,15 +34,50 @@ for (const signal of ['SIGTERM', 'SIGINT']) {
     const { ready } = await ws.handshake();
     t.after(() => killSession(ready.pid));
     await ws.waitForPrompt();
-    await startStubbornJobs(ws, ready.pid);
+    const before = await startStubbornJobs(ws, ready.pid);
 
-    d.child.kill(signal);
-    const { code, signal: sig } = await within(d.exited, 20000, `daemon to exit after ${signal}`);
-    assert.equal(sig, null, `the daemon exits by itself, not by ${sig}`);
-    assert.equal(code, 0, `exit code after ${signal}; stderr:\n${d.stderr}`);
-    await waitFor(() => sessionMembers(ready.pid).length === 0, { timeout: 3000, what: 'no process of the session left' })
-      .catch((e) => { e.message += `\nsurvivors:\n${describeProcs(sessionMembers(ready.pid))}`; throw e; });
+    const n = ws.messages.length;
+    ws.send({ type: 'end' });
+    const exit = await ws.waitForMessage('exit', { from: n, timeout: 20000 });
+    assert.equal(exit.session, ready.session);
+    assert.ok(exit.code === null || Number.isInteger(exit.code), `exit.code: ${exit.code}`);
+    assert.ok(exit.signal === null || typeof exit.signal === 'string', `exit.signal: ${exit.signal}`);
+    assert.ok(exit.code !== null || exit.signal !== null, 'exit says how the program ended');
     const closed = await ws.waitForClose();
-    assert.equal(closed.code, 1000, 'the daemon closes the connection normally when stopping');
+    assert.equal(closed.code, 1000);
+
+    await waitFor(() => sessionMembers(ready.pid).length === 0, { timeout: 5000, what: 'no process of the session left' })
+      .catch((e) => { e.message += `\nsurvivors:\n${describeProcs(sessionMembers(ready.pid))}`; throw e; });
+    for (const p of before) {
+      const st = procStat(p.pid);
+      assert.ok(!st || st.state === 'Z' || st.session !== ready.pid, `${p.pid} (${p.comm}) survived`);
+    }
+    await waitFor(() => zombieChildrenOf(d.child.pid).length === 0, { timeout: 5000, what: 'no zombie children of the daemon' })
+      .catch((e) => { e.message += `\n${describeProcs(zombieChildrenOf(d.child.pid))}`; throw e; });
+    await waitFor(() => childrenOf(d.child.pid).length === 0, { timeout: 5000, what: 'the daemon has no child left' })
+      .catch((e) => { e.message += `\n${describeProcs(childrenOf(d.child.pid).map(procStat).filter(Boolean))}`; throw e; });
+    assert.equal(d.child.exitCode, null, 'the daemon goes on');
   });
-}
+
+  for (const signal of ['SIGTERM', 'SIGINT']) {
+    test(`${signal} to the daemon ends the live session and all its jobs, then the daemon exits 0`, async (t) => {
+      const d = await startDaemon();
+      t.after(() => stopDaemon(d));
+      const ws = await openWs(d);
+      t.after(() => ws.close());
+      const { ready } = await ws.handshake();
+      t.after(() => killSession(ready.pid));
+      await ws.waitForPrompt();
+      await startStubbornJobs(ws, ready.pid);
+
+      d.child.kill(signal);
+      const { code, signal: sig } = await within(d.exited, 20000, `daemon to exit after ${signal}`);
+      assert.equal(sig, null, `the daemon exits by itself, not by ${sig}`);
+      assert.equal(code, 0, `exit code after ${signal}; stderr:\n${d.stderr}`);
+      await waitFor(() => sessionMembers(ready.pid).length === 0, { timeout: 3000, what: 'no process of the session left' })
+        .catch((e) => { e.message += `\nsurvivors:\n${describeProcs(sessionMembers(ready.pid))}`; throw e; });
+      const closed = await ws.waitForClose();
+      assert.equal(closed.code, 1000, 'the daemon closes the connection normally when stopping');
+    });
+  }
+});

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { startDaemon } from '../support/daemon.mjs';
-import { httpGet, stopDaemon, tryUpgrade, openWs } from '../support/ws_client.mjs';
+import { httpGet, stopDaemon, tryUpgrade, openWs, rawHttp, statusCodes } from '../support/ws_client.mjs';
 
 let d;
 const wrongKey = randomBytes(16).toString('hex');
@@ -141,6 +141,27 @@ test('a foreign or missing Host is refused with 403 even with a valid key', asyn
   assert.equal(noHostApi.status, 403, '/api/status without a Host header');
 });
 
+test('the Host rule holds for every request of a kept-alive connection', async () => {
+  const good = `127.0.0.1:${d.port}`;
+  const req = (host, extra = '') => `GET /api/status HTTP/1.1\r\nHost: ${host}\r\nX-Wharf-Key: ${d.key}\r\n${extra}\r\n`;
+  // Pipelined on one connection: good, foreign, good (last one closes).
+  const pipelined = await rawHttp(d, req(good) + req(`evil.example:${d.port}`) + req(good, 'Connection: close\r\n'));
+  const codes = statusCodes(pipelined);
+  assert.equal(codes[0], 200, `first (good Host): ${codes}`);
+  assert.equal(codes[1], 403, `second (foreign Host) on the same connection: ${codes}`);
+  assert.ok(codes.length === 2 || codes[2] === 200, `third: ${codes}`);
+});
+
+test('a request with two Host headers is refused (RFC 9112 3.2), whichever comes first', async () => {
+  const good = `127.0.0.1:${d.port}`;
+  for (const hosts of [[`evil.example:${d.port}`, good], [good, `evil.example:${d.port}`]]) {
+    const raw = await rawHttp(d, `GET /api/status HTTP/1.1\r\nHost: ${hosts[0]}\r\nHost: ${hosts[1]}\r\nX-Wharf-Key: ${d.key}\r\nConnection: close\r\n\r\n`);
+    const [code] = statusCodes(raw);
+    assert.ok(code === 400 || code === 403, `two Host headers ${hosts.join(' + ')}: ${code}`);
+    assert.ok(!raw.includes('"sessions"'), 'no status for a request with two Host headers');
+  }
+});
+
 test('the key never appears in the logs, whatever was requested', async () => {
   // Requests carrying the key in the URL: accepted, refused for Host, refused WebSocket.
   await httpGet(d, `/?k=${d.key}`);
@@ -162,4 +183,25 @@ test('the key never appears in the logs, whatever was requested', async () => {
   assert.ok(!d.stderr.includes(d.key), `stderr contains the key:\n${d.stderr}`);
   assert.ok(!d.stderr.includes(d.key.slice(0, 16)), `stderr contains half of the key:\n${d.stderr}`);
   assert.ok(!d.stderr.includes(wrongKey), `stderr contains the wrong key that was tried:\n${d.stderr}`);
+});
+
+test('even at --log-level trace the key never appears in the logs', async (t) => {
+  const v = await startDaemon({ args: ['--log-level', 'trace'] });
+  t.after(() => stopDaemon(v));
+  await httpGet(v, `/?k=${v.key}`);
+  await httpGet(v, `/?k=${v.key}`, { host: 'evil.example:1' });
+  await httpGet(v, `/no-such-route?k=${v.key}`);
+  await httpGet(v, '/api/status', { headers: { 'X-Wharf-Key': v.key } });
+  await tryUpgrade(v, { origin: 'http://evil.example' });
+  const ws = await openWs(v);
+  await ws.handshake();
+  await ws.waitForPrompt();
+  const from = ws.textLength;
+  ws.type('echo traced-$((1+1))\r');
+  await ws.waitForOutput('traced-2', { from });
+  await ws.close();
+  assert.equal((await httpGet(v, '/api/status', { headers: { 'X-Wharf-Key': v.key } })).status, 200);
+  assert.ok(v.stderr.length > 0);
+  assert.ok(!v.stderr.includes(v.key), `stderr at trace level contains the key:\n${v.stderr}`);
+  assert.ok(!v.stderr.includes(v.key.slice(0, 16)), `stderr at trace level contains half of the key:\n${v.stderr}`);
 });

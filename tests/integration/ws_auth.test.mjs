@@ -1,83 +1,86 @@
 // The WebSocket handshake: key, Host and Origin are checked before the upgrade, and a
 // refused handshake starts nothing.
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { startDaemon, waitFor } from '../support/daemon.mjs';
 import { tryUpgrade, openWs, childrenOf, httpGet, stopDaemon, procStat } from '../support/ws_client.mjs';
 
-test('foreign origins, missing origin, a wrong Host and a missing or wrong key are refused with 403 before the upgrade, and no process is started', async (t) => {
-  const d = await startDaemon();
-  t.after(() => stopDaemon(d));
-  const wrongKey = randomBytes(16).toString('hex');
-  const attempts = [
-    { what: 'origin on another port', origin: `http://127.0.0.1:${d.port === 65535 ? 1 : d.port + 1}` },
-    { what: 'origin on another host', origin: `http://evil.example:${d.port}` },
-    { what: 'origin localhost while Host is 127.0.0.1', origin: `http://localhost:${d.port}` },
-    { what: 'origin with https scheme', origin: `https://127.0.0.1:${d.port}` },
-    { what: 'origin without port', origin: 'http://127.0.0.1' },
-    { what: 'origin that only starts like ours', origin: `http://127.0.0.1:${d.port}.evil.example` },
-    { what: 'origin with our origin as a prefix of the port', origin: `http://127.0.0.1:${d.port}0` },
-    { what: 'origin null', origin: 'null' },
-    { what: 'no Origin header', origin: undefined },
-    { what: 'empty Origin header', origin: '' },
-    { what: 'no key', path: '/ws', origin: d.origin },
-    { what: 'empty key', path: '/ws?k=', origin: d.origin },
-    { what: 'wrong key', key: wrongKey, origin: d.origin },
-    { what: 'key with an extra character', key: `${d.key}0`, origin: d.origin },
-    { what: 'truncated key', key: d.key.slice(0, 31), origin: d.origin },
-    { what: 'DNS rebinding: foreign Host with a matching Origin', origin: `http://evil.example:${d.port}`, headers: { Host: `evil.example:${d.port}` } },
-    { what: 'foreign Host and our Origin', origin: d.origin, headers: { Host: `evil.example:${d.port}` } },
-    { what: 'no Host header', origin: d.origin, setHost: false },
-  ];
-  for (const { what, ...opts } of attempts) {
-    const r = await tryUpgrade(d, opts);
-    assert.equal(r.upgraded, false, `${what}: the upgrade must be refused`);
-    assert.equal(r.status, 403, `${what}: status`);
-    assert.ok(!r.body.includes(d.key), `${what}: the refusal contains the key`);
-  }
-  // The daemon answered every refusal; a status request shows no session and the daemon
-  // has no child process at all.
-  const status = await httpGet(d, '/api/status', { headers: { 'X-Wharf-Key': d.key } });
-  assert.equal(status.status, 200);
-  assert.equal(JSON.parse(status.body).sessions, 0, 'no session after refused handshakes');
-  assert.deepEqual(childrenOf(d.child.pid), [], 'the daemon must have no child process after refused handshakes');
-});
+// Every test has its own daemon, so they run side by side.
+describe('WebSocket handshake checks', { concurrency: 3 }, () => {
+  test('foreign origins, missing origin, a wrong Host and a missing or wrong key are refused with 403 before the upgrade, and no process is started', async (t) => {
+    const d = await startDaemon();
+    t.after(() => stopDaemon(d));
+    const wrongKey = randomBytes(16).toString('hex');
+    const attempts = [
+      { what: 'origin on another port', origin: `http://127.0.0.1:${d.port === 65535 ? 1 : d.port + 1}` },
+      { what: 'origin on another host', origin: `http://evil.example:${d.port}` },
+      { what: 'origin localhost while Host is 127.0.0.1', origin: `http://localhost:${d.port}` },
+      { what: 'origin with https scheme', origin: `https://127.0.0.1:${d.port}` },
+      { what: 'origin without port', origin: 'http://127.0.0.1' },
+      { what: 'origin that only starts like ours', origin: `http://127.0.0.1:${d.port}.evil.example` },
+      { what: 'origin with our origin as a prefix of the port', origin: `http://127.0.0.1:${d.port}0` },
+      { what: 'origin null', origin: 'null' },
+      { what: 'no Origin header', origin: undefined },
+      { what: 'empty Origin header', origin: '' },
+      { what: 'no key', path: '/ws', origin: d.origin },
+      { what: 'empty key', path: '/ws?k=', origin: d.origin },
+      { what: 'wrong key', key: wrongKey, origin: d.origin },
+      { what: 'key with an extra character', key: `${d.key}0`, origin: d.origin },
+      { what: 'truncated key', key: d.key.slice(0, 31), origin: d.origin },
+      { what: 'DNS rebinding: foreign Host with a matching Origin', origin: `http://evil.example:${d.port}`, headers: { Host: `evil.example:${d.port}` } },
+      { what: 'foreign Host and our Origin', origin: d.origin, headers: { Host: `evil.example:${d.port}` } },
+      { what: 'no Host header', origin: d.origin, setHost: false },
+    ];
+    for (const { what, ...opts } of attempts) {
+      const r = await tryUpgrade(d, opts);
+      assert.equal(r.upgraded, false, `${what}: the upgrade must be refused`);
+      assert.equal(r.status, 403, `${what}: status`);
+      assert.ok(!r.body.includes(d.key), `${what}: the refusal contains the key`);
+    }
+    // The daemon answered every refusal; a status request shows no session and the daemon
+    // has no child process at all.
+    const status = await httpGet(d, '/api/status', { headers: { 'X-Wharf-Key': d.key } });
+    assert.equal(status.status, 200);
+    assert.equal(JSON.parse(status.body).sessions, 0, 'no session after refused handshakes');
+    assert.deepEqual(childrenOf(d.child.pid), [], 'the daemon must have no child process after refused handshakes');
+  });
 
-test('a WebSocket with key and Origin gets hello (protocol 1) then ready, and starts exactly one shell', async (t) => {
-  const d = await startDaemon();
-  t.after(() => stopDaemon(d));
-  assert.deepEqual(childrenOf(d.child.pid), []);
-  const ws = await openWs(d);
-  t.after(() => ws.close());
-  const { hello, ready } = await ws.handshake();
-  assert.equal(ws.messages[0].type, 'hello', 'hello is the first message');
-  assert.equal(hello.protocol, 1);
-  assert.equal(typeof hello.server, 'string');
-  assert.match(hello.server, /wharf/);
-  assert.ok(ws.messages.indexOf(ready) > ws.messages.indexOf(hello), 'ready comes after hello');
-  assert.ok(ready.session !== undefined && ready.session !== null && ready.session !== '', 'ready carries a session id');
-  assert.ok(Number.isInteger(ready.pid) && ready.pid > 1, `ready carries the pid: ${ready.pid}`);
-  assert.ok(Number.isInteger(ready.cols) && ready.cols >= 1 && ready.cols <= 500);
-  assert.ok(Number.isInteger(ready.rows) && ready.rows >= 1 && ready.rows <= 300);
-  // The pid is the daemon's child, leader of its own session and process group, with a
-  // controlling terminal.
-  const kids = await waitFor(() => { const k = childrenOf(d.child.pid); return k.length ? k : null; }, { what: 'the session child' });
-  assert.deepEqual(kids, [ready.pid]);
-  const st = procStat(ready.pid);
-  assert.ok(st, 'the session process exists');
-  assert.equal(st.session, ready.pid, 'the child leads its own session');
-  assert.equal(st.pgrp, ready.pid, 'the child leads its own process group');
-  assert.notEqual(st.ttyNr, 0, 'the child has a controlling terminal');
-  const status = JSON.parse((await httpGet(d, '/api/status', { headers: { 'X-Wharf-Key': d.key } })).body);
-  assert.equal(status.sessions, 1);
-});
+  test('a WebSocket with key and Origin gets hello (protocol 1) then ready, and starts exactly one shell', async (t) => {
+    const d = await startDaemon();
+    t.after(() => stopDaemon(d));
+    assert.deepEqual(childrenOf(d.child.pid), []);
+    const ws = await openWs(d);
+    t.after(() => ws.close());
+    const { hello, ready } = await ws.handshake();
+    assert.equal(ws.messages[0].type, 'hello', 'hello is the first message');
+    assert.equal(hello.protocol, 1);
+    assert.equal(typeof hello.server, 'string');
+    assert.match(hello.server, /wharf/);
+    assert.ok(ws.messages.indexOf(ready) > ws.messages.indexOf(hello), 'ready comes after hello');
+    assert.ok(ready.session !== undefined && ready.session !== null && ready.session !== '', 'ready carries a session id');
+    assert.ok(Number.isInteger(ready.pid) && ready.pid > 1, `ready carries the pid: ${ready.pid}`);
+    assert.ok(Number.isInteger(ready.cols) && ready.cols >= 1 && ready.cols <= 500);
+    assert.ok(Number.isInteger(ready.rows) && ready.rows >= 1 && ready.rows <= 300);
+    // The pid is the daemon's child, leader of its own session and process group, with a
+    // controlling terminal.
+    const kids = await waitFor(() => { const k = childrenOf(d.child.pid); return k.length ? k : null; }, { what: 'the session child' });
+    assert.deepEqual(kids, [ready.pid]);
+    const st = procStat(ready.pid);
+    assert.ok(st, 'the session process exists');
+    assert.equal(st.session, ready.pid, 'the child leads its own session');
+    assert.equal(st.pgrp, ready.pid, 'the child leads its own process group');
+    assert.notEqual(st.ttyNr, 0, 'the child has a controlling terminal');
+    const status = JSON.parse((await httpGet(d, '/api/status', { headers: { 'X-Wharf-Key': d.key } })).body);
+    assert.equal(status.sessions, 1);
+  });
 
-test('Host localhost:PORT with Origin http://localhost:PORT is accepted', async (t) => {
-  const d = await startDaemon();
-  t.after(() => stopDaemon(d));
-  const ws = await openWs(d, { origin: `http://localhost:${d.port}`, headers: { Host: `localhost:${d.port}` } });
-  t.after(() => ws.close());
-  const { hello } = await ws.handshake();
-  assert.equal(hello.protocol, 1);
+  test('Host localhost:PORT with Origin http://localhost:PORT is accepted', async (t) => {
+    const d = await startDaemon();
+    t.after(() => stopDaemon(d));
+    const ws = await openWs(d, { origin: `http://localhost:${d.port}`, headers: { Host: `localhost:${d.port}` } });
+    t.after(() => ws.close());
+    const { hello } = await ws.handshake();
+    assert.equal(hello.protocol, 1);
+  });
 });

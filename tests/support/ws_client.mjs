@@ -4,8 +4,10 @@
 // of a session's processes. Everything waits on conditions with deadlines, never sleeps.
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { StringDecoder } from 'node:string_decoder';
 import WebSocket from 'ws';
 import { waitFor, wharfBin } from './daemon.mjs';
 
@@ -54,13 +56,17 @@ export function tryUpgrade(daemon, { key = daemon.key, path, origin, headers = {
   });
 }
 
-// Records every message of one WebSocket: JSON control messages in `messages`, binary
-// output appended to `bytes` (decoded as UTF-8 on demand, so split characters are fine).
+// Records every message of one WebSocket: JSON control messages in `messages` (any text
+// frame that is not JSON in `nonJsonText`), binary output decoded as UTF-8 into `output`
+// (a character split across frames is joined; nothing is stripped), `byteLength` raw bytes.
 export class Conn {
   constructor(ws) {
     this.ws = ws;
     this.messages = [];
-    this.chunks = [];
+    this.decoder = new StringDecoder('utf8');
+    this.pieces = []; // decoded output, in arrival order
+    this.starts = []; // character offset of each piece
+    this.textLength = 0;
     this.byteLength = 0;
     this.nonJsonText = [];
     this.closeInfo = null;
@@ -74,8 +80,9 @@ export class Conn {
     ws.on('message', (data, isBinary) => {
       if (isBinary) {
         const buf = Buffer.isBuffer(data) ? data : Buffer.concat(data);
-        this.chunks.push(buf);
         this.byteLength += buf.length;
+        const text = this.decoder.write(buf);
+        if (text) { this.starts.push(this.textLength); this.pieces.push(text); this.textLength += text.length; }
       } else {
         const text = data.toString('utf8');
         try { this.messages.push(JSON.parse(text)); } catch { this.nonJsonText.push(text); }
@@ -83,9 +90,21 @@ export class Conn {
     });
   }
 
+  // Everything received as binary, decoded as UTF-8 (characters split across frames are
+  // joined), nothing stripped.
   get output() {
-    if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks)];
-    return this.chunks.length ? this.chunks[0].toString('utf8') : '';
+    if (this.pieces.length > 1) { this.pieces = [this.pieces.join('')]; this.starts = [0]; }
+    return this.pieces[0] ?? '';
+  }
+
+  // The decoded output from character offset `pos` on, joining only the pieces needed.
+  outputFrom(pos) {
+    if (pos <= 0) return this.output;
+    let i = this.starts.length - 1;
+    while (i > 0 && this.starts[i] > pos) i -= 1;
+    if (i < 0) return '';
+    const tail = this.pieces.slice(i).join('');
+    return tail.slice(pos - this.starts[i]);
   }
 
   get isOpen() { return this.ws.readyState === WebSocket.OPEN; }
@@ -118,11 +137,20 @@ export class Conn {
   // Waits until output (from byte offset `from` of the decoded string) contains `text`
   // (a string or RegExp); resolves with the output from `from`.
   async waitForOutput(text, { timeout = 10000, from = 0, what } = {}) {
-    const has = (s) => (typeof text === 'string' ? s.includes(text) : text.test(s));
+    // A string is searched for only in what arrived since the last look (plus an overlap),
+    // so waiting on a flood of output stays cheap; a RegExp sees everything from `from`.
+    let scanned = from;
     try {
       return await waitFor(() => {
-        const s = this.output.slice(from);
-        if (has(s)) return s;
+        if (typeof text === 'string') {
+          const start = Math.max(from, scanned - text.length);
+          const found = this.outputFrom(start).includes(text);
+          scanned = this.textLength;
+          if (found) return this.outputFrom(from);
+        } else {
+          const s = this.outputFrom(from);
+          if (text.test(s)) return s;
+        }
         if (this.closeInfo) return failClosed(this, what ?? `output ${text}`);
         return null;
       }, { timeout, what: what ?? `output containing ${text}` });
@@ -159,7 +187,7 @@ export class Conn {
     const id = randomBytes(4).toString('hex');
     const begin = `mk${id}-begin-7`; // typed as mk${id}-begin-$((3+4))
     const end = `mk${id}-end-9`;
-    const from = this.output.length;
+    const from = this.textLength;
     this.type(`echo mk${id}-begin-$((3+4)); ${command}; echo mk${id}-end-$((4+5))\r`);
     const out = await this.waitForOutput(new RegExp(`${begin}\\r?\\n[\\s\\S]*${end}`), { timeout, from, what: `output of \`${command}\`` });
     const s = out.indexOf(`${begin}\r\n`) >= 0 ? out.indexOf(`${begin}\r\n`) + begin.length + 2 : out.indexOf(begin) + begin.length + 1;
@@ -168,7 +196,9 @@ export class Conn {
 
   async close(code = 1000) {
     if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) this.ws.close(code);
-    await Promise.race([this.closed, new Promise((r) => setTimeout(r, 2000))]);
+    let timer;
+    await Promise.race([this.closed, new Promise((r) => { timer = setTimeout(r, 2000); })]);
+    clearTimeout(timer);
     if (!this.closeInfo) this.ws.terminate();
   }
 }
@@ -288,15 +318,27 @@ export async function within(promise, ms, what) {
   try { return await Promise.race([promise, t]); } finally { clearTimeout(timer); }
 }
 
-// Stops the daemon with a deadline (SIGKILL after it, so a hung daemon cannot hang the suite).
+// Stops the daemon with a deadline (SIGKILL after it, so a hung daemon cannot hang the
+// suite) and checks that it exited 0: a daemon that crashes, or whose sanitizer reports an
+// error or a leak at exit, fails the test that used it.
 export async function stopDaemon(daemon, ms = 20000) {
+  let result;
   try {
-    return await within(daemon.stop(), ms, 'daemon to exit after SIGTERM');
+    result = await within(daemon.stop(), ms, 'daemon to exit after SIGTERM');
   } catch (e) {
     daemon.child.kill('SIGKILL');
     await daemon.exited;
     throw e;
   }
+  if (result.code !== 0) {
+    throw new Error(`daemon exited with ${result.code ?? result.signal}, not 0; stderr tail:\n${daemon.stderr.slice(-4000)}`);
+  }
+  return result;
+}
+
+// True when the daemon runs with a sanitizer runtime (its memory use then means little).
+export function isSanitized(pid) {
+  try { return /lib(asan|tsan|ubsan|lsan)/.test(readFileSync(`/proc/${pid}/maps`, 'utf8')); } catch { return false; }
 }
 
 // Test cleanup after a failure: SIGKILLs whatever is still alive in session `sid` (only
@@ -306,4 +348,38 @@ export function killSession(sid) {
   for (const p of sessionMembers(sid)) {
     try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ }
   }
+}
+
+// Sends `text` as is on one TCP connection and resolves with everything the daemon sent
+// back until it closed the connection (or `timeout` passed). For pipelined requests and
+// malformed headers that http.request will not produce.
+export function rawHttp(daemon, text, { timeout = 5000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const sock = net.connect(daemon.port, '127.0.0.1');
+    let data = '';
+    const timer = setTimeout(() => { sock.destroy(); resolve(data); }, timeout);
+    sock.setEncoding('latin1');
+    sock.on('data', (d) => { data += d; });
+    sock.on('error', (e) => { clearTimeout(timer); if (data) resolve(data); else reject(e); });
+    sock.on('close', () => { clearTimeout(timer); resolve(data); });
+    sock.on('connect', () => sock.write(text));
+  });
+}
+
+// Status codes of the responses in a raw HTTP byte stream, in order (bodies skipped by
+// their Content-Length).
+export function statusCodes(raw) {
+  const codes = [];
+  let at = 0;
+  while (at < raw.length) {
+    const end = raw.indexOf('\r\n\r\n', at);
+    if (end < 0) break;
+    const head = raw.slice(at, end);
+    const m = head.match(/^HTTP\/1\.[01] (\d{3})/);
+    if (!m) break;
+    codes.push(Number(m[1]));
+    const len = head.match(/\r\ncontent-length:\s*(\d+)/i);
+    at = end + 4 + (len ? Number(len[1]) : 0);
+  }
+  return codes;
 }
