@@ -9,11 +9,11 @@ JOBS ?= 2
 APT_PACKAGES := build-essential cmake ninja-build ccache pkg-config git ca-certificates \
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libvterm-dev libsqlite3-dev \
   libtomlplusplus-dev libcli11-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev \
-  libbenchmark-dev clang-format chromium procps psmisc bubblewrap
+  libbenchmark-dev clang libclang-rt-14-dev clang-format chromium procps psmisc bubblewrap
 
 SOURCES := $(shell find src tests bench -name '*.cpp' -o -name '*.hpp' 2>/dev/null)
 
-.PHONY: deps apt-deps npm-deps build serve check test asan format format-check clean
+.PHONY: deps apt-deps npm-deps build serve check test asan fuzz format format-check clean
 
 deps: apt-deps npm-deps
 
@@ -51,7 +51,21 @@ asan: deps
 	cmake --build --preset asan-ubsan -j $(JOBS)
 	ctest --preset asan-ubsan --parallel $(JOBS)
 
-check: deps format-check test asan
+# Each fuzzer runs for FUZZ_SECONDS from an empty corpus (or one kept in build-fuzz/).
+FUZZ_SECONDS ?= 15
+FUZZERS := control_message request_policy router
+
+fuzz: deps
+	cmake --preset fuzz >/dev/null
+	cmake --build --preset fuzz -j $(JOBS)
+	@set -o pipefail; for f in $(FUZZERS); do \
+	  mkdir -p build-fuzz/corpus/$$f; \
+	  echo "fuzzing $$f for $(FUZZ_SECONDS) s"; \
+	  build-fuzz/tests/$${f}_fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+	    -print_final_stats=0 build-fuzz/corpus/$$f 2>&1 | grep -E "^Done|ERROR|SUMMARY" || exit 1; \
+	done
+
+check: deps format-check test asan fuzz
 
 format:
 	@clang-format -i $(SOURCES)

@@ -105,6 +105,9 @@ int run_daemon(const DaemonOptions& options) {
   if (!assets) return fail(assets.error().message);
 
   asio::io_context io(1);
+  // Installed before the port is bound and the URL printed: a stop signal that arrives
+  // the moment the URL appears must still be a clean stop, never a default death.
+  asio::signal_set stop_signals(io, SIGINT, SIGTERM);
   core::Account account = pty::current_account();
   app::SessionService sessions(
       io, app::LaunchDefaults{
@@ -148,7 +151,6 @@ int run_daemon(const DaemonOptions& options) {
   spdlog::info("wharf serving {} on {}:{} (state in {})", workspace.string(), address.to_string(),
                context.listen.port, paths.state_dir.string());
 
-  asio::signal_set stop_signals(io, SIGINT, SIGTERM);
   bool stopping = false;
   std::function<void(boost::system::error_code, int)> on_stop_signal =
       [&](boost::system::error_code ec, int signal) {

@@ -16,9 +16,10 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 
 namespace {
-// A client gets this long to send each request's header and body; an idle keep-alive
-// connection is closed after it too.
-constexpr auto kRequestTimeout = std::chrono::seconds(30);
+// A new connection must send its first request (a page load or a WebSocket handshake)
+// promptly; a kept-alive connection may sit idle longer before its next request.
+constexpr auto kFirstRequestTimeout = std::chrono::seconds(5);
+constexpr auto kKeepAliveTimeout = std::chrono::seconds(30);
 constexpr std::uint32_t kHeaderLimit = 16 * 1024;
 constexpr std::uint64_t kBodyLimit = 64 * 1024;
 
@@ -47,11 +48,11 @@ void HttpSession::start() {
 
 asio::awaitable<void> HttpSession::run() {
   beast::flat_buffer buffer;
-  for (;;) {
+  for (bool first = true;; first = false) {
     http::request_parser<http::string_body> parser;
     parser.header_limit(kHeaderLimit);
     parser.body_limit(kBodyLimit);
-    stream_.expires_after(kRequestTimeout);
+    stream_.expires_after(first ? kFirstRequestTimeout : kKeepAliveTimeout);
     auto [read_ec, read_n] =
         co_await http::async_read(stream_, buffer, parser, asio::as_tuple(asio::use_awaitable));
     if (read_ec) {

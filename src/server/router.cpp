@@ -185,7 +185,8 @@ RouteDecision route_request(const Request& req, const ServerContext& ctx) {
   if (path == "/ws") {
     if (!has_key(req, *target, ctx)) return key_refused(req);
     auto origin = req.find(http::field::origin);
-    if (req.count(http::field::origin) != 1 || !core::origin_allowed(origin->value(), host->value())) {
+    if (req.count(http::field::origin) != 1 ||
+        !core::origin_allowed(origin->value(), host->value())) {
       return make_response(http::status::forbidden, "text/plain; charset=utf-8",
                            "WebSocket connections are accepted only from wharf's own page.\n", req);
     }

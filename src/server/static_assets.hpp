@@ -29,7 +29,7 @@ class StaticAssets {
 
  private:
   std::map<std::string, Asset, std::less<>> files_;
-  Asset index_;
+  Asset index_{"text/html; charset=utf-8", std::make_shared<const std::string>()};
 };
 
 // The folder the page's files are read from: `--assets`, else beside the binary

@@ -99,7 +99,7 @@ test('`wharf open --state-dir DIR` prints the running daemon\'s URL, the one the
 test('SIGTERM right after the URL line is a clean stop (exit 0) that leaves no stale URL for `wharf open`', async (t) => {
   // The URL line says the daemon is up; from then on a stop request must be handled, not
   // kill it where it stands.
-  for (let i = 0; i < 5; i += 1) {
+  for (let i = 0; i < 12; i += 1) {
     const stateDir = tempDir(t);
     const child = spawn(wharfBin, ['serve', '--port', '0', '--state-dir', stateDir], {
       cwd: stateDir, env: { PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER }, stdio: ['ignore', 'pipe', 'pipe'],

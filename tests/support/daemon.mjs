@@ -9,12 +9,20 @@ import { randomBytes } from 'node:crypto';
 
 export const wharfBin = process.env.WHARF_BIN ?? new URL('../../build/wharf', import.meta.url).pathname;
 
+// Sanitizer builds read their settings from the environment; a test's daemon gets them.
+export function sanitizerOptions() {
+  const out = {};
+  for (const name of ['ASAN_OPTIONS', 'UBSAN_OPTIONS', 'LSAN_OPTIONS', 'TSAN_OPTIONS'])
+    if (process.env[name]) out[name] = process.env[name];
+  return out;
+}
+
 export async function startDaemon({ args = [], env = {}, cwd, key } = {}) {
   const stateDir = mkdtempSync(join(tmpdir(), 'wharf-test-'));
   const pinnedKey = key ?? randomBytes(16).toString('hex');
   const child = spawn(wharfBin, ['serve', '--port', '0', '--state-dir', stateDir, ...args], {
     cwd: cwd ?? stateDir,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER, WHARF_KEY: pinnedKey, ...env },
+    env: { ...sanitizerOptions(), PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER, WHARF_KEY: pinnedKey, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

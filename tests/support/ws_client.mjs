@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import WebSocket from 'ws';
-import { waitFor, wharfBin } from './daemon.mjs';
+import { sanitizerOptions, waitFor, wharfBin } from './daemon.mjs';
 
 // ---------------------------------------------------------------------------------------
 // WebSocket
@@ -299,7 +299,7 @@ export function describeProcs(procs) {
 export function runWharf(args, { env = {}, timeout = 15000, cwd } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(wharfBin, args, {
-      cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd, env: { ...sanitizerOptions(), PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
