@@ -1,0 +1,587 @@
+#include "core/screen.hpp"
+
+#include <vterm.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+namespace wharf::core {
+namespace {
+
+// Colours wharf reports when a program asks (OSC 10/11/12); they match the page's
+// theme so that programs picking light or dark styles choose dark.
+constexpr std::string_view kForegroundReport = "rgb:d6d6/dada/e0e0";
+constexpr std::string_view kBackgroundReport = "rgb:0e0e/1111/1616";
+constexpr std::size_t kMaxTitleBytes = 256;
+
+Screen* self(void* user) {
+  return static_cast<Screen*>(user);
+}
+
+int on_damage(VTermRect, void*) {
+  return 1;
+}
+int on_movecursor(VTermPos, VTermPos, int, void*) {
+  return 1;
+}
+int on_settermprop(VTermProp prop, VTermValue* value, void* user) {
+  self(user)->on_termprop(static_cast<int>(prop), value);
+  return 1;
+}
+int on_bell(void*) {
+  return 1;
+}
+int on_resize(int, int, void*) {
+  return 1;
+}
+int on_sb_pushline(int cols, const VTermScreenCell* cells, void* user) {
+  self(user)->on_push_line(cols, cells);
+  return 1;
+}
+// Lines are not pulled back from scrollback when the screen grows.
+int on_sb_popline(int, VTermScreenCell*, void*) {
+  return 0;
+}
+
+const VTermScreenCallbacks kScreenCallbacks = {
+    .damage = on_damage,
+    .moverect = nullptr,
+    .movecursor = on_movecursor,
+    .settermprop = on_settermprop,
+    .bell = on_bell,
+    .resize = on_resize,
+    .sb_pushline = on_sb_pushline,
+    .sb_popline = on_sb_popline,
+};
+
+void on_output(const char* bytes, std::size_t len, void* user) {
+  self(user)->on_output(bytes, len);
+}
+
+int on_unrecognised_osc(const char* command, std::size_t len, void* user) {
+  self(user)->on_osc(std::string_view(command, len));
+  return 1;
+}
+
+const VTermParserCallbacks kUnrecognised = {
+    .text = nullptr,
+    .control = nullptr,
+    .escape = nullptr,
+    .csi = nullptr,
+    .osc = on_unrecognised_osc,
+    .dcs = nullptr,
+    .resize = nullptr,
+};
+
+// libvterm hands the text callback everything up to the end of the buffer; it must
+// claim only the printable run, or the escape sequences after it would be skipped.
+int tap_text(const char* bytes, std::size_t len, void*) {
+  std::size_t n = 0;
+  while (n < len) {
+    auto c = static_cast<unsigned char>(bytes[n]);
+    if (c < 0x20 || c == 0x7f) break;
+    ++n;
+  }
+  return static_cast<int>(n);
+}
+int tap_control(unsigned char, void*) {
+  return 1;
+}
+int tap_escape(const char* bytes, std::size_t len, void* user) {
+  self(user)->on_mode_escape(std::string_view(bytes, len));
+  return 1;
+}
+int tap_csi(const char* leader, const long args[], int argcount, const char* intermed, char command,
+            void* user) {
+  self(user)->on_mode_csi(leader, args, argcount, intermed, command);
+  return 1;
+}
+int tap_string(const char*, std::size_t, void*) {
+  return 1;
+}
+
+const VTermParserCallbacks kModeTap = {
+    .text = tap_text,
+    .control = tap_control,
+    .escape = tap_escape,
+    .csi = tap_csi,
+    .osc = tap_string,
+    .dcs = tap_string,
+    .resize = nullptr,
+};
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x110000) {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+void append_number(std::string& out, long n) {
+  out += std::to_string(n);
+}
+
+void append_color(std::string& out, const VTermColor& color, bool foreground) {
+  if (foreground ? VTERM_COLOR_IS_DEFAULT_FG(&color) : VTERM_COLOR_IS_DEFAULT_BG(&color)) return;
+  out += ';';
+  if (VTERM_COLOR_IS_INDEXED(&color)) {
+    int idx = color.indexed.idx;
+    if (idx < 8) {
+      append_number(out, (foreground ? 30 : 40) + idx);
+    } else if (idx < 16) {
+      append_number(out, (foreground ? 90 : 100) + idx - 8);
+    } else {
+      out += foreground ? "38;5;" : "48;5;";
+      append_number(out, idx);
+    }
+  } else {
+    out += foreground ? "38;2;" : "48;2;";
+    append_number(out, color.rgb.red);
+    out += ';';
+    append_number(out, color.rgb.green);
+    out += ';';
+    append_number(out, color.rgb.blue);
+  }
+}
+
+// The look of a cell, compared to decide when a new SGR is needed.
+struct Pen {
+  VTermScreenCellAttrs attrs{};
+  VTermColor fg{};
+  VTermColor bg{};
+};
+
+bool same_color(const VTermColor& a, const VTermColor& b) {
+  if (a.type != b.type) return false;
+  if (VTERM_COLOR_IS_DEFAULT_FG(&a) || VTERM_COLOR_IS_DEFAULT_BG(&a)) return true;
+  if (VTERM_COLOR_IS_INDEXED(&a)) return a.indexed.idx == b.indexed.idx;
+  return a.rgb.red == b.rgb.red && a.rgb.green == b.rgb.green && a.rgb.blue == b.rgb.blue;
+}
+
+bool same_pen(const Pen& a, const Pen& b) {
+  return a.attrs.bold == b.attrs.bold && a.attrs.underline == b.attrs.underline &&
+         a.attrs.italic == b.attrs.italic && a.attrs.blink == b.attrs.blink &&
+         a.attrs.reverse == b.attrs.reverse && a.attrs.strike == b.attrs.strike &&
+         same_color(a.fg, b.fg) && same_color(a.bg, b.bg);
+}
+
+bool is_default_pen(const Pen& p) {
+  return !p.attrs.bold && !p.attrs.underline && !p.attrs.italic && !p.attrs.blink &&
+         !p.attrs.reverse && !p.attrs.strike && VTERM_COLOR_IS_DEFAULT_FG(&p.fg) &&
+         VTERM_COLOR_IS_DEFAULT_BG(&p.bg);
+}
+
+// A full SGR (starting from reset) for the pen: simpler and safer than a diff.
+void append_sgr(std::string& out, const Pen& pen) {
+  out += "\x1b[0";
+  if (pen.attrs.bold) out += ";1";
+  if (pen.attrs.italic) out += ";3";
+  if (pen.attrs.underline == VTERM_UNDERLINE_SINGLE) out += ";4";
+  if (pen.attrs.underline == VTERM_UNDERLINE_DOUBLE) out += ";21";
+  if (pen.attrs.underline == VTERM_UNDERLINE_CURLY) out += ";4:3";
+  if (pen.attrs.blink) out += ";5";
+  if (pen.attrs.reverse) out += ";7";
+  if (pen.attrs.strike) out += ";9";
+  append_color(out, pen.fg, true);
+  append_color(out, pen.bg, false);
+  out += 'm';
+}
+
+Pen default_pen() {
+  Pen pen;
+  pen.fg.type = VTERM_COLOR_DEFAULT_FG;
+  pen.bg.type = VTERM_COLOR_DEFAULT_BG;
+  return pen;
+}
+
+bool is_blank(const VTermScreenCell& cell) {
+  bool empty = cell.chars[0] == 0 || cell.chars[0] == ' ';
+  return empty && VTERM_COLOR_IS_DEFAULT_BG(&cell.bg) && !cell.attrs.reverse &&
+         !cell.attrs.underline && !cell.attrs.strike;
+}
+
+// Renders `cols` cells, trailing blanks trimmed; with_sgr adds the colour/attribute
+// sequences (and a final reset) so the line recreates exactly.
+template <class CellAt>
+std::string render_cells(int cols, CellAt&& cell_at, bool with_sgr) {
+  int end = cols;
+  while (end > 0 && is_blank(cell_at(end - 1))) --end;
+  std::string out;
+  Pen current = default_pen();
+  for (int col = 0; col < end; ++col) {
+    const VTermScreenCell& cell = cell_at(col);
+    if (cell.chars[0] == static_cast<std::uint32_t>(-1)) continue;  // right half of a wide char
+    if (with_sgr) {
+      Pen pen{cell.attrs, cell.fg, cell.bg};
+      if (!same_pen(pen, current)) {
+        append_sgr(out, pen);
+        current = pen;
+      }
+    }
+    if (cell.chars[0] == 0) {
+      out += ' ';
+    } else {
+      for (int i = 0; i < VTERM_MAX_CHARS_PER_CELL && cell.chars[i] != 0; ++i)
+        append_utf8(out, cell.chars[i]);
+    }
+    if (cell.width == 2) ++col;
+  }
+  if (with_sgr && !is_default_pen(current)) out += "\x1b[0m";
+  return out;
+}
+
+std::string sanitize_title(const char* raw) {
+  std::string out;
+  for (const char* p = raw; p && *p && out.size() < kMaxTitleBytes; ++p) {
+    auto c = static_cast<unsigned char>(*p);
+    if (c >= 0x20 && c != 0x7f) out.push_back(static_cast<char>(c));
+  }
+  return out;
+}
+
+}  // namespace
+
+Screen::Screen(TerminalSize size, std::size_t scrollback_bytes)
+    : size_(size), scrollback_limit_(scrollback_bytes) {
+  vt_ = vterm_new(size.rows, size.cols);
+  vterm_set_utf8(vt_, 1);
+  vterm_output_set_callback(vt_, core::on_output, this);
+  screen_ = vterm_obtain_screen(vt_);
+  state_ = vterm_obtain_state(vt_);
+  vterm_screen_set_callbacks(screen_, &kScreenCallbacks, this);
+  vterm_screen_set_unrecognised_fallbacks(screen_, &kUnrecognised, this);
+  vterm_screen_enable_altscreen(screen_, 1);
+  vterm_screen_reset(screen_, 1);
+
+  mode_parser_ = vterm_new(size.rows, size.cols);
+  vterm_set_utf8(mode_parser_, 1);
+  vterm_parser_set_callbacks(mode_parser_, &kModeTap, this);
+}
+
+Screen::~Screen() {
+  vterm_free(mode_parser_);
+  vterm_free(vt_);
+}
+
+void Screen::feed(std::string_view bytes) {
+  if (bytes.empty()) return;
+  bytes_fed_ += bytes.size();
+  vterm_input_write(mode_parser_, bytes.data(), bytes.size());
+  vterm_input_write(vt_, bytes.data(), bytes.size());
+}
+
+void Screen::resize(TerminalSize size) {
+  size = clamp_size(size.cols, size.rows);
+  if (size == size_) return;
+  size_ = size;
+  vterm_set_size(vt_, size.rows, size.cols);
+  vterm_set_size(mode_parser_, size.rows, size.cols);
+  modes_.scroll_top = 0;
+  modes_.scroll_bottom = -1;
+}
+
+std::string Screen::take_replies() {
+  return std::exchange(replies_, {});
+}
+
+void Screen::on_output(const char* bytes, std::size_t len) {
+  replies_.append(bytes, len);
+}
+
+void Screen::on_push_line(int cols, const void* raw_cells) {
+  const auto* cells = static_cast<const VTermScreenCell*>(raw_cells);
+  std::string line = render_cells(
+      cols, [cells](int col) -> const VTermScreenCell& { return cells[col]; }, true);
+  scrollback_bytes_ += line.size() + 1;
+  scrollback_.push_back(std::move(line));
+  while (scrollback_bytes_ > scrollback_limit_ && !scrollback_.empty()) {
+    scrollback_bytes_ -= scrollback_.front().size() + 1;
+    scrollback_.pop_front();
+    ++scrollback_dropped_;
+  }
+}
+
+void Screen::on_termprop(int prop, const void* raw) {
+  const auto* value = static_cast<const VTermValue*>(raw);
+  switch (static_cast<VTermProp>(prop)) {
+    case VTERM_PROP_CURSORVISIBLE:
+      cursor_visible_ = value->boolean != 0;
+      break;
+    case VTERM_PROP_CURSORBLINK:
+      cursor_blink_ = value->boolean != 0;
+      break;
+    case VTERM_PROP_ALTSCREEN:
+      alternate_screen_ = value->boolean != 0;
+      break;
+    case VTERM_PROP_TITLE:
+      title_ = sanitize_title(value->string);
+      break;
+    case VTERM_PROP_REVERSE:
+      reverse_video_ = value->boolean != 0;
+      break;
+    case VTERM_PROP_CURSORSHAPE:
+      cursor_shape_ = value->number;
+      break;
+    default:
+      break;
+  }
+}
+
+void Screen::on_osc(std::string_view command) {
+  // Colour queries: "10;?", "11;?", "12;?". Anything else unknown is ignored.
+  auto answer = [this](std::string_view number, std::string_view colour) {
+    replies_ += "\x1b]";
+    replies_ += number;
+    replies_ += ';';
+    replies_ += colour;
+    replies_ += "\x1b\\";
+  };
+  if (command == "10;?") answer("10", kForegroundReport);
+  if (command == "11;?") answer("11", kBackgroundReport);
+  if (command == "12;?") answer("12", kForegroundReport);
+}
+
+void Screen::reset_modes() {
+  modes_ = InputModes{};
+}
+
+void Screen::on_mode_escape(std::string_view bytes) {
+  if (bytes == "c") reset_modes();  // RIS
+  if (bytes == "=") modes_.application_keypad = true;
+  if (bytes == ">") modes_.application_keypad = false;
+}
+
+void Screen::on_mode_csi(const char* leader, const long args[], int argcount, const char* intermed,
+                         char command) {
+  bool dec = leader != nullptr && leader[0] == '?' && leader[1] == 0;
+  bool plain = leader == nullptr || leader[0] == 0;
+  bool no_intermed = intermed == nullptr || intermed[0] == 0;
+
+  if (plain && intermed != nullptr && intermed[0] == '!' && intermed[1] == 0 && command == 'p') {
+    // DECSTR: a soft reset of the modes that matter here.
+    InputModes kept = modes_;
+    reset_modes();
+    modes_.bracketed_paste = kept.bracketed_paste;
+    modes_.focus_reporting = kept.focus_reporting;
+    modes_.mouse_tracking = kept.mouse_tracking;
+    modes_.mouse_encoding = kept.mouse_encoding;
+    return;
+  }
+  if (plain && no_intermed && command == 'r') {
+    // DECSTBM, validated the way libvterm does.
+    int rows = size_.rows;
+    long top = CSI_ARG_OR(args[0], 1) - 1;
+    long bottom = argcount < 2 || CSI_ARG_IS_MISSING(args[1]) ? -1 : CSI_ARG(args[1]);
+    top = std::clamp<long>(top, 0, rows);
+    if (bottom < -1) bottom = -1;
+    if (top == 0 && bottom == rows) bottom = -1;
+    if (bottom > rows) bottom = rows;
+    long effective_bottom = bottom == -1 ? rows : bottom;
+    if (effective_bottom <= top) {
+      top = 0;
+      bottom = -1;
+    }
+    modes_.scroll_top = static_cast<int>(top);
+    modes_.scroll_bottom = static_cast<int>(bottom);
+    return;
+  }
+  if (!no_intermed || (command != 'h' && command != 'l')) return;
+  bool set = command == 'h';
+  for (int i = 0; i < argcount; ++i) {
+    long mode = CSI_ARG(args[i]);
+    if (plain) {
+      if (mode == 4) modes_.insert = set;
+      continue;
+    }
+    if (!dec) continue;
+    switch (mode) {
+      case 1:
+        modes_.application_cursor = set;
+        break;
+      case 6:
+        modes_.origin = set;
+        break;
+      case 7:
+        modes_.autowrap = set;
+        break;
+      case 66:
+        modes_.application_keypad = set;
+        break;
+      case 9:
+      case 1000:
+      case 1002:
+      case 1003:
+        modes_.mouse_tracking = set ? static_cast<int>(mode) : 0;
+        break;
+      case 1005:
+      case 1006:
+      case 1015:
+        if (set) {
+          modes_.mouse_encoding = static_cast<int>(mode);
+        } else if (modes_.mouse_encoding == mode) {
+          modes_.mouse_encoding = 0;
+        }
+        break;
+      case 1004:
+        modes_.focus_reporting = set;
+        break;
+      case 2004:
+        modes_.bracketed_paste = set;
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+CursorState Screen::cursor() const {
+  VTermPos pos{};
+  vterm_state_get_cursorpos(state_, &pos);
+  return CursorState{pos.row, pos.col, cursor_visible_};
+}
+
+std::string Screen::render_row(int row) const {
+  VTermScreenCell cell{};
+  return render_cells(
+      size_.cols,
+      [&](int col) -> const VTermScreenCell& {
+        vterm_screen_get_cell(screen_, VTermPos{row, col}, &cell);
+        return cell;
+      },
+      true);
+}
+
+std::string Screen::snapshot(std::size_t scrollback_lines) const {
+  std::string out;
+  auto csi = [&out](std::string_view body) {
+    out += "\x1b[";
+    out += body;
+  };
+  out += "\x1b[0m";
+  // Scrollback: printed from the top and pushed off the screen by newlines, so that it
+  // lands in the receiving terminal's own scrollback in order.
+  std::size_t count = std::min(scrollback_lines, scrollback_.size());
+  if (count > 0) {
+    for (auto it = scrollback_.end() - static_cast<std::ptrdiff_t>(count); it != scrollback_.end();
+         ++it) {
+      out += *it;
+      out += "\r\n";
+    }
+    for (int i = 1; i < size_.rows; ++i) out += "\r\n";
+  }
+  if (alternate_screen_) csi("?1049h");
+  csi("H");
+  for (int row = 0; row < size_.rows; ++row) {
+    std::string line = render_row(row);
+    if (line.empty()) continue;
+    csi(std::to_string(row + 1) + ";1H");
+    out += line;
+  }
+
+  // Modes, then the cursor (DECSTBM and DECOM move it), then the pen.
+  const InputModes& m = modes_;
+  if (m.scroll_top != 0 || m.scroll_bottom != -1) {
+    int bottom = m.scroll_bottom == -1 ? size_.rows : m.scroll_bottom;
+    csi(std::to_string(m.scroll_top + 1) + ";" + std::to_string(bottom) + "r");
+  }
+  if (m.origin) csi("?6h");
+  if (!m.autowrap) csi("?7l");
+  if (m.insert) csi("4h");
+  if (m.application_cursor) csi("?1h");
+  if (m.application_keypad) out += "\x1b=";
+  if (m.mouse_tracking != 0) csi("?" + std::to_string(m.mouse_tracking) + "h");
+  if (m.mouse_encoding != 0) csi("?" + std::to_string(m.mouse_encoding) + "h");
+  if (m.focus_reporting) csi("?1004h");
+  if (m.bracketed_paste) csi("?2004h");
+  if (reverse_video_) csi("?5h");
+  if (!title_.empty()) {
+    out += "\x1b]2;";
+    out += title_;
+    out += "\x1b\\";
+  }
+  // DECSCUSR: 1/2 block, 3/4 underline, 5/6 bar; odd numbers blink.
+  int shape = cursor_shape_ == VTERM_PROP_CURSORSHAPE_UNDERLINE  ? 3
+              : cursor_shape_ == VTERM_PROP_CURSORSHAPE_BAR_LEFT ? 5
+                                                                 : 1;
+  if (!cursor_blink_) ++shape;
+  if (shape != 1) csi(std::to_string(shape) + " q");
+
+  CursorState cur = cursor();
+  int row = cur.row;
+  if (m.origin) row -= m.scroll_top;
+  csi(std::to_string(row + 1) + ";" + std::to_string(cur.col + 1) + "H");
+  if (!cur.visible) csi("?25l");
+
+  Pen pen = default_pen();
+  VTermValue value{};
+  vterm_state_get_penattr(state_, VTERM_ATTR_BOLD, &value);
+  pen.attrs.bold = value.boolean ? 1 : 0;
+  vterm_state_get_penattr(state_, VTERM_ATTR_UNDERLINE, &value);
+  pen.attrs.underline = static_cast<unsigned>(value.number) & 3u;
+  vterm_state_get_penattr(state_, VTERM_ATTR_ITALIC, &value);
+  pen.attrs.italic = value.boolean ? 1 : 0;
+  vterm_state_get_penattr(state_, VTERM_ATTR_BLINK, &value);
+  pen.attrs.blink = value.boolean ? 1 : 0;
+  vterm_state_get_penattr(state_, VTERM_ATTR_REVERSE, &value);
+  pen.attrs.reverse = value.boolean ? 1 : 0;
+  vterm_state_get_penattr(state_, VTERM_ATTR_STRIKE, &value);
+  pen.attrs.strike = value.boolean ? 1 : 0;
+  vterm_state_get_penattr(state_, VTERM_ATTR_FOREGROUND, &value);
+  pen.fg = value.color;
+  vterm_state_get_penattr(state_, VTERM_ATTR_BACKGROUND, &value);
+  pen.bg = value.color;
+  if (!is_default_pen(pen)) append_sgr(out, pen);
+  return out;
+}
+
+ScreenText Screen::text(std::size_t scrollback_lines) const {
+  ScreenText out;
+  std::size_t count = std::min(scrollback_lines, scrollback_.size());
+  for (auto it = scrollback_.end() - static_cast<std::ptrdiff_t>(count); it != scrollback_.end();
+       ++it)
+    out.scrollback.push_back(strip_sgr(*it));
+  VTermScreenCell cell{};
+  for (int row = 0; row < size_.rows; ++row) {
+    out.lines.push_back(render_cells(
+        size_.cols,
+        [&](int col) -> const VTermScreenCell& {
+          vterm_screen_get_cell(screen_, VTermPos{row, col}, &cell);
+          return cell;
+        },
+        false));
+  }
+  out.cursor = cursor();
+  out.size = size_;
+  out.title = title_;
+  out.alternate_screen = alternate_screen_;
+  return out;
+}
+
+std::string strip_sgr(std::string_view rendered) {
+  std::string out;
+  out.reserve(rendered.size());
+  for (std::size_t i = 0; i < rendered.size(); ++i) {
+    if (rendered[i] == '\x1b' && i + 1 < rendered.size() && rendered[i + 1] == '[') {
+      std::size_t j = i + 2;
+      while (j < rendered.size() && rendered[j] != 'm') ++j;
+      i = j;
+      continue;
+    }
+    out.push_back(rendered[i]);
+  }
+  return out;
+}
+
+}  // namespace wharf::core

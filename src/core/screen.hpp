@@ -1,0 +1,132 @@
+// The server's model of one terminal screen (libvterm), fed every byte a session's
+// program writes. It is what makes reattaching exact: a window that arrives late, or
+// fell behind, gets snapshot() — a byte stream that recreates the screen as it is now
+// (recent scrollback, the primary or alternate screen with colours and attributes, the
+// cursor, the title and the input modes) — instead of a replay of old output.
+//
+// Invariants: no I/O; feeding never fails; the scrollback kept here never exceeds its
+// byte bound; replies the emulator owes the program (device attributes, cursor
+// position, mode and colour reports) are collected and handed out once by
+// take_replies(), so a query is answered exactly once however many windows watch.
+// libvterm keeps pointers to this object, so a Screen never moves.
+//
+// Known limits (libvterm 0.1.4): the primary screen is not readable while the
+// alternate one is shown, so a snapshot taken then carries the scrollback and the
+// alternate screen only; growing the window does not pull lines back from scrollback.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/terminal_size.hpp"
+
+struct VTerm;
+struct VTermScreen;
+struct VTermState;
+
+namespace wharf::core {
+
+struct CursorState {
+  int row = 0;  // 0-based, on the visible screen
+  int col = 0;
+  bool visible = true;
+};
+
+// Input modes a program sets that change what the terminal sends it.
+struct InputModes {
+  bool application_cursor = false;  // DECCKM
+  bool application_keypad = false;  // DECKPAM / DECNKM
+  bool bracketed_paste = false;     // 2004
+  bool focus_reporting = false;     // 1004
+  int mouse_tracking = 0;           // 0, 9, 1000, 1002 or 1003
+  int mouse_encoding = 0;           // 0, 1005, 1006 or 1015
+  bool origin = false;              // DECOM
+  bool autowrap = true;             // DECAWM
+  bool insert = false;              // IRM
+  int scroll_top = 0;               // DECSTBM, 0-based inclusive; bottom -1 = last row
+  int scroll_bottom = -1;
+};
+
+struct ScreenText {
+  std::vector<std::string> scrollback;  // oldest first, plain text
+  std::vector<std::string> lines;       // visible rows, trailing blanks trimmed
+  CursorState cursor;
+  TerminalSize size;
+  std::string title;
+  bool alternate_screen = false;
+};
+
+inline constexpr std::size_t kDefaultScrollbackBytes = 1 << 20;
+
+class Screen {
+ public:
+  explicit Screen(TerminalSize size, std::size_t scrollback_bytes = kDefaultScrollbackBytes);
+  ~Screen();
+  Screen(const Screen&) = delete;
+  Screen& operator=(const Screen&) = delete;
+
+  void feed(std::string_view bytes);
+  void resize(TerminalSize size);
+  // Bytes the terminal answers the program with since the last call.
+  std::string take_replies();
+
+  // Recreates the current state on a fresh terminal of the same size: at most
+  // `scrollback_lines` lines of scrollback, then the screen, cursor, title and modes.
+  std::string snapshot(std::size_t scrollback_lines = SIZE_MAX) const;
+  ScreenText text(std::size_t scrollback_lines = 0) const;
+
+  TerminalSize size() const { return size_; }
+  CursorState cursor() const;
+  const std::string& title() const { return title_; }
+  bool alternate_screen() const { return alternate_screen_; }
+  const InputModes& modes() const { return modes_; }
+  std::size_t scrollback_lines() const { return scrollback_.size(); }
+  std::size_t scrollback_bytes() const { return scrollback_bytes_; }
+  // Lines dropped from the front because of the byte bound.
+  std::uint64_t scrollback_dropped() const { return scrollback_dropped_; }
+  // Total bytes fed; grows with every feed (a cheap change counter).
+  std::uint64_t bytes_fed() const { return bytes_fed_; }
+
+  // libvterm callbacks (public so that the C trampolines can reach them).
+  void on_output(const char* bytes, std::size_t len);
+  void on_push_line(int cols, const void* cells);
+  void on_termprop(int prop, const void* value);
+  void on_osc(std::string_view command);
+  void on_mode_csi(const char* leader, const long args[], int argcount, const char* intermed,
+                   char command);
+  void on_mode_escape(std::string_view bytes);
+
+ private:
+  std::string render_row(int row) const;
+  void reset_modes();
+
+  TerminalSize size_;
+  std::size_t scrollback_limit_;
+  VTerm* vt_ = nullptr;
+  VTermScreen* screen_ = nullptr;
+  VTermState* state_ = nullptr;
+  // A second parser over the same bytes, only to follow the modes libvterm 0.1.4
+  // tracks internally but does not expose (DECSTBM, DECCKM, mouse, paste, focus...).
+  VTerm* mode_parser_ = nullptr;
+  std::string replies_;
+  std::deque<std::string> scrollback_;  // rendered lines (UTF-8 + SGR), oldest first
+  std::size_t scrollback_bytes_ = 0;
+  std::uint64_t scrollback_dropped_ = 0;
+  std::uint64_t bytes_fed_ = 0;
+  std::string title_;
+  bool alternate_screen_ = false;
+  bool cursor_visible_ = true;
+  bool cursor_blink_ = true;
+  int cursor_shape_ = 1;
+  bool reverse_video_ = false;
+  InputModes modes_;
+};
+
+// Removes the SGR sequences snapshot lines carry, leaving their text.
+std::string strip_sgr(std::string_view rendered);
+
+}  // namespace wharf::core
