@@ -7,16 +7,18 @@
 
 namespace wharf::app {
 
-Session::Session(asio::io_context& io, core::SessionId id, pty::PtyProcess process,
-                 core::TerminalSize size, EndingTimings timings)
+Session::Session(asio::io_context& io, core::SessionId id, std::string program,
+                 pty::PtyProcess process, core::TerminalSize size, EndingTimings timings)
     : id_(id),
+      program_(std::move(program)),
       pid_(process.pid()),
+      screen_(std::make_unique<core::Screen>(size)),
       pty_(io, process.release_master()),
       size_(size),
       timings_(timings),
       ending_timer_(io) {}
 
-void Session::start(std::function<void(core::SessionId)> on_finished) {
+void Session::start(std::function<void(core::SessionId, const core::ExitStatus&)> on_finished) {
   on_finished_ = std::move(on_finished);
   read_more();
 }
@@ -44,11 +46,7 @@ void Session::detach(const SessionObserver* observer) {
 void Session::read_more() {
   pty_.async_read_some(asio::buffer(read_buffer_),
                        [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
-                         if (n > 0) {
-                           auto chunk =
-                               std::make_shared<const std::string>(self->read_buffer_.data(), n);
-                           self->for_each_observer([&](SessionObserver& o) { o.on_output(chunk); });
-                         }
+                         if (n > 0) self->on_output(n);
                          if (ec) {
                            // EIO: every process let go of the terminal. Aborted: we closed it.
                            self->output_closed_ = true;
@@ -59,13 +57,32 @@ void Session::read_more() {
                        });
 }
 
+void Session::on_output(std::size_t n) {
+  // Windows first (they only queue), then the screen model; its replies to terminal
+  // queries go straight back to the program, once, whoever is watching.
+  auto chunk = std::make_shared<const std::string>(read_buffer_.data(), n);
+  bytes_out_ += n;
+  last_activity_ = std::chrono::steady_clock::now();
+  for_each_observer([&](SessionObserver& o) { o.on_output(chunk); });
+  screen_->feed(*chunk);
+  std::string replies = screen_->take_replies();
+  if (!replies.empty()) queue_input(replies);
+}
+
 bool Session::write_input(std::string_view bytes) {
   if (ending_ || finished_ || !pty_.is_open()) return false;
   if (input_bytes_ + bytes.size() > kMaxPendingInputBytes) return false;
+  bytes_in_ += bytes.size();
+  last_activity_ = std::chrono::steady_clock::now();
+  queue_input(bytes);
+  return true;
+}
+
+void Session::queue_input(std::string_view bytes) {
+  if (!pty_.is_open()) return;
   input_.emplace_back(bytes);
   input_bytes_ += bytes.size();
   write_more();
-  return true;
 }
 
 void Session::write_more() {
@@ -91,6 +108,7 @@ core::TerminalSize Session::resize(core::TerminalSize requested) {
   if (clamped == size_ || !pty_.is_open()) return size_;
   if (pty::PtyProcess::resize(pty_.native_handle(), clamped)) {
     size_ = clamped;
+    screen_->resize(clamped);
     for_each_observer([&](SessionObserver& o) { o.on_resize(size_); });
   }
   return size_;
@@ -156,9 +174,12 @@ void Session::maybe_finish() {
   finished_ = true;
   close_pty();
   ending_timer_.cancel();
-  for_each_observer([&](SessionObserver& o) { o.on_exit(id_, *leader_exit_); });
+  if (on_finished_) on_finished_(id_, *leader_exit_);
+}
+
+void Session::notify_exit(std::optional<core::SessionId> next) {
+  for_each_observer([&](SessionObserver& o) { o.on_exit(id_, *leader_exit_, next); });
   observers_.clear();
-  if (on_finished_) on_finished_(id_);
 }
 
 }  // namespace wharf::app

@@ -25,6 +25,7 @@
 
 #include "core/control_message.hpp"
 #include "core/exit_status.hpp"
+#include "core/screen.hpp"
 #include "core/terminal_size.hpp"
 #include "pty/pty_process.hpp"
 
@@ -39,7 +40,9 @@ class SessionObserver {
   virtual ~SessionObserver() = default;
   virtual void on_output(const OutputChunk& chunk) = 0;
   virtual void on_resize(core::TerminalSize size) = 0;
-  virtual void on_exit(core::SessionId id, const core::ExitStatus& status) = 0;
+  // `next` is where a window showing this session should land.
+  virtual void on_exit(core::SessionId id, const core::ExitStatus& status,
+                       std::optional<core::SessionId> next) = 0;
 };
 
 struct EndingTimings {
@@ -49,21 +52,37 @@ struct EndingTimings {
 };
 
 inline constexpr std::size_t kMaxPendingInputBytes = 1 << 20;
+// Scrollback lines a snapshot carries: what the page keeps.
+inline constexpr std::size_t kSnapshotScrollbackLines = 2000;
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(asio::io_context& io, core::SessionId id, pty::PtyProcess process,
+  Session(asio::io_context& io, core::SessionId id, std::string program, pty::PtyProcess process,
           core::TerminalSize size, EndingTimings timings);
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  void start(std::function<void(core::SessionId)> on_finished);
+  // `on_finished` runs once the session is finished (see above); the owner then calls
+  // notify_exit() so the windows hear where to go next.
+  void start(std::function<void(core::SessionId, const core::ExitStatus&)> on_finished);
+  void notify_exit(std::optional<core::SessionId> next);
 
   core::SessionId id() const { return id_; }
   pid_t pid() const { return pid_; }
   core::TerminalSize size() const { return size_; }
   bool ending() const { return ending_; }
   bool finished() const { return finished_; }
+  const std::string& program() const { return program_; }
+  std::uint64_t bytes_out() const { return bytes_out_; }
+  std::uint64_t bytes_in() const { return bytes_in_; }
+  std::chrono::steady_clock::time_point last_activity() const { return last_activity_; }
+
+  // The screen as it is now, as bytes that recreate it, and as text.
+  std::string snapshot() const { return screen_->snapshot(kSnapshotScrollbackLines); }
+  core::ScreenText text(std::size_t scrollback_lines) const {
+    return screen_->text(scrollback_lines);
+  }
+  const core::Screen& screen() const { return *screen_; }
 
   void attach(const std::shared_ptr<SessionObserver>& observer);
   void detach(const SessionObserver* observer);
@@ -80,7 +99,9 @@ class Session : public std::enable_shared_from_this<Session> {
 
  private:
   void read_more();
+  void on_output(std::size_t n);
   void write_more();
+  void queue_input(std::string_view bytes);
   void ending_tick();
   void close_pty();
   void maybe_finish();
@@ -88,7 +109,9 @@ class Session : public std::enable_shared_from_this<Session> {
   void for_each_observer(Fn&& fn);
 
   core::SessionId id_;
+  std::string program_;
   pid_t pid_;
+  std::unique_ptr<core::Screen> screen_;
   asio::posix::stream_descriptor pty_;
   core::TerminalSize size_;
   EndingTimings timings_;
@@ -106,7 +129,10 @@ class Session : public std::enable_shared_from_this<Session> {
   int quiet_ticks_ = 0;
   bool survivors_gone_ = false;
   bool finished_ = false;
-  std::function<void(core::SessionId)> on_finished_;
+  std::function<void(core::SessionId, const core::ExitStatus&)> on_finished_;
+  std::uint64_t bytes_out_ = 0;
+  std::uint64_t bytes_in_ = 0;
+  std::chrono::steady_clock::time_point last_activity_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace wharf::app

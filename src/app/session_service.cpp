@@ -4,21 +4,43 @@
 
 #include <boost/asio/post.hpp>
 #include <csignal>
-#include <filesystem>
+#include <set>
 
+#include "app/launch.hpp"
 #include "pty/child_reaper.hpp"
+#include "store/metadata_store.hpp"
 
 namespace wharf::app {
 
-SessionService::SessionService(asio::io_context& io, LaunchDefaults defaults, EndingTimings timings)
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+namespace {
+core::Error no_session(core::SessionId id) {
+  return core::Error{"no live session " + std::to_string(id), "no_session"};
+}
+constexpr auto kIdleCheck = std::chrono::seconds(5);
+}  // namespace
+
+SessionService::SessionService(asio::io_context& io, LaunchDefaults defaults,
+                               ServiceOptions options, store::MetadataStore* store,
+                               std::int64_t run_id)
     : io_(io),
       defaults_(std::move(defaults)),
-      timings_(timings),
+      options_(options),
+      store_(store),
+      run_id_(run_id),
       child_signals_(io, SIGCHLD),
-      shutdown_timer_(io) {
+      shutdown_timer_(io),
+      idle_timer_(io),
+      registry_(options.max_sessions) {
   if (!pty::become_subreaper())
     spdlog::warn("cannot become a child subreaper; orphaned session processes go to init");
   watch_children();
+  if (options_.idle_expiry.count() > 0) watch_idle();
 }
 
 void SessionService::watch_children() {
@@ -36,30 +58,191 @@ void SessionService::watch_children() {
   });
 }
 
-core::Result<std::shared_ptr<Session>> SessionService::current_or_start(core::TerminalSize size) {
-  for (auto it = sessions_.rbegin(); it != sessions_.rend(); ++it)
-    if (!it->second->ending()) return it->second;
+void SessionService::watch_idle() {
+  idle_timer_.expires_after(kIdleCheck);
+  idle_timer_.async_wait([this](boost::system::error_code ec) {
+    if (ec) return;
+    auto now = std::chrono::steady_clock::now();
+    for (auto& [id, session] : sessions_) {
+      if (session->observer_count() == 0 && !session->ending() &&
+          now - session->last_activity() >= options_.idle_expiry) {
+        spdlog::info("session {} idle and unwatched for {} s: ending it", id,
+                     options_.idle_expiry.count());
+        (void)end(id);
+      }
+    }
+    watch_idle();
+  });
+}
 
-  const core::Account& account = defaults_.account;
-  std::string login_name = "-" + std::filesystem::path(account.shell).filename().string();
+core::WindowId SessionService::add_window(std::weak_ptr<WindowListener> listener) {
+  core::WindowId id = next_window_++;
+  windows_.emplace(id, std::move(listener));
+  return id;
+}
+
+void SessionService::remove_window(core::WindowId window) {
+  windows_.erase(window);
+}
+
+core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest& request) {
+  auto shell = choose_shell(defaults_.account, request.shell);
+  if (!shell) return shell.error();
+  auto cwd = choose_directory(defaults_.workspace, request.cwd);
+  if (!cwd) return cwd.error();
+  auto id = registry_.add(shell.value().name, cwd.value(), now_ms(), request.name);
+  if (!id) {
+    core::Error error = id.error();
+    if (error.code.empty())
+      error.code = registry_.live_count() >= registry_.max_live() ? "limit_reached" : "bad_field";
+    return error;
+  }
+
+  std::string login_name = "-" + shell.value().name;
   pty::SpawnSpec spec{
-      .program = account.shell,
+      .program = shell.value().path,
       .argv = {login_name},
       .env = defaults_.base_env,
-      .cwd = defaults_.workspace,
-      .size = core::clamp_size(size.cols, size.rows),
+      .cwd = cwd.value(),
+      .size = core::clamp_size(request.size.cols, request.size.rows),
   };
   auto process = pty::PtyProcess::spawn(spec);
-  if (!process) return process.error();
+  if (!process) {
+    registry_.remove(id.value());
+    return core::Error{process.error().message, "start_failed"};
+  }
 
-  core::SessionId id = next_id_++;
-  auto session =
-      std::make_shared<Session>(io_, id, std::move(process.value()), spec.size, timings_);
-  sessions_.emplace(id, session);
-  session->start([this](core::SessionId finished) { on_session_finished(finished); });
-  spdlog::info("session {} started: {} (pid {}) in {}", id, account.shell, session->pid(),
-               defaults_.workspace);
+  auto session = std::make_shared<Session>(io_, id.value(), shell.value().name,
+                                           std::move(process.value()), spec.size, options_.timings);
+  sessions_.emplace(id.value(), session);
+  session->start([this](core::SessionId finished, const core::ExitStatus& status) {
+    on_session_finished(finished, status);
+  });
+  spdlog::info("session {} started: {} (pid {}) in {}", id.value(), spec.program, session->pid(),
+               spec.cwd);
+  if (store_ != nullptr) {
+    const core::SessionEntry* entry = registry_.find(id.value());
+    auto recorded =
+        store_->session_started(run_id_, store::SessionRecord{.session_id = id.value(),
+                                                              .name = entry->name(),
+                                                              .kind = "shell",
+                                                              .program = spec.program,
+                                                              .cwd = spec.cwd,
+                                                              .owner = request.owner,
+                                                              .env_names = {},
+                                                              .created_at_ms = entry->created_ms});
+    if (!recorded) spdlog::warn("store: {}", recorded.error().message);
+  }
+  announce_list();
   return session;
+}
+
+core::Result<Attachment> SessionService::attach(core::WindowId window,
+                                                const std::shared_ptr<SessionObserver>& observer,
+                                                std::optional<core::SessionId> wanted,
+                                                bool start_if_none, core::TerminalSize size) {
+  std::optional<core::SessionId> target = registry_.landing(wanted);
+  if (wanted && target != wanted && sessions_.contains(*wanted)) target = wanted;
+  std::shared_ptr<Session> session;
+  if (target) {
+    session = sessions_.at(*target);
+  } else if (start_if_none) {
+    auto started = start(StartRequest{.size = size});
+    if (!started) return started.error();
+    session = started.value();
+  } else {
+    return core::Error{"there are no sessions", "no_sessions"};
+  }
+  session->attach(observer);
+  core::DriverChange change = registry_.attach(session->id(), window);
+  bool driver = registry_.is_driver(session->id(), window);
+  // The first window to attach gives the session its size.
+  if (change.gained == window) session->resize(size);
+  announce_list();
+  return Attachment{session, driver};
+}
+
+void SessionService::detach(core::WindowId window, core::SessionId id,
+                            const SessionObserver* observer) {
+  auto it = sessions_.find(id);
+  if (it == sessions_.end()) return;
+  it->second->detach(observer);
+  core::DriverChange change = registry_.detach(id, window);
+  announce_driver(id, change);
+  announce_list();
+}
+
+core::Status SessionService::input(core::WindowId window, core::SessionId id,
+                                   std::string_view bytes) {
+  auto it = sessions_.find(id);
+  if (it == sessions_.end()) return no_session(id);
+  if (!registry_.is_driver(id, window)) {
+    return core::Error{"another window drives this session; take it over to type", "not_driver"};
+  }
+  if (!it->second->write_input(bytes)) {
+    return core::Error{"the session is not taking input (ended, or not reading)", "input_refused"};
+  }
+  return core::ok_status();
+}
+
+core::Result<core::TerminalSize> SessionService::resize(core::WindowId window, core::SessionId id,
+                                                        core::TerminalSize size) {
+  auto it = sessions_.find(id);
+  if (it == sessions_.end()) return no_session(id);
+  if (!registry_.is_driver(id, window))
+    return core::Error{"only the driving window sets the size", "not_driver"};
+  return it->second->resize(size);
+}
+
+core::Status SessionService::take(core::WindowId window, core::SessionId id) {
+  if (!sessions_.contains(id)) return no_session(id);
+  core::DriverChange change = registry_.take(id, window);
+  if (!registry_.is_driver(id, window))
+    return core::Error{"attach to the session before taking it over", "no_session"};
+  announce_driver(id, change);
+  announce_list();
+  return core::ok_status();
+}
+
+core::Status SessionService::end(core::SessionId id) {
+  auto it = sessions_.find(id);
+  if (it == sessions_.end()) return no_session(id);
+  if (!it->second->ending()) {
+    ended_by_request_.insert(id);
+    registry_.mark_ending(id);
+    it->second->end();
+    announce_list();
+  }
+  return core::ok_status();
+}
+
+core::Status SessionService::rename(core::SessionId id, std::string_view name) {
+  if (auto renamed = registry_.rename(id, name); !renamed) {
+    core::Error error = renamed.error();
+    error.code = sessions_.contains(id) ? "bad_field" : "no_session";
+    return error;
+  }
+  if (store_ != nullptr) {
+    auto recorded = store_->session_renamed(run_id_, id, registry_.find(id)->name(), now_ms());
+    if (!recorded) spdlog::warn("store: {}", recorded.error().message);
+  }
+  announce_list();
+  return core::ok_status();
+}
+
+core::Status SessionService::reorder(const std::vector<core::SessionId>& order) {
+  if (auto done = registry_.reorder(order); !done) {
+    core::Error error = done.error();
+    error.code = "bad_field";
+    return error;
+  }
+  announce_list();
+  return core::ok_status();
+}
+
+std::shared_ptr<Session> SessionService::find(core::SessionId id) const {
+  auto it = sessions_.find(id);
+  return it == sessions_.end() ? nullptr : it->second;
 }
 
 std::size_t SessionService::attached_count() const {
@@ -68,17 +251,64 @@ std::size_t SessionService::attached_count() const {
   return n;
 }
 
-void SessionService::on_session_finished(core::SessionId id) {
-  sessions_.erase(id);
-  spdlog::info("session {} finished", id);
+void SessionService::on_session_finished(core::SessionId id, const core::ExitStatus& status) {
+  auto it = sessions_.find(id);
+  if (it == sessions_.end()) return;
+  std::shared_ptr<Session> session = it->second;
+  std::optional<core::SessionId> next = registry_.neighbour(id);
+  bool requested = ended_by_request_.erase(id) > 0;
+  if (store_ != nullptr) {
+    auto recorded = store_->session_finished(
+        run_id_, id,
+        store::SessionOutcome{.status = requested ? "ended" : "exited",
+                              .exit_code = status.code,
+                              .signal = status.signal,
+                              .ended_at_ms = now_ms(),
+                              .bytes_out = session->bytes_out(),
+                              .bytes_in = session->bytes_in(),
+                              .scrollback_truncated = session->screen().scrollback_dropped() > 0});
+    if (!recorded) spdlog::warn("store: {}", recorded.error().message);
+  }
+  registry_.remove(id);
+  sessions_.erase(it);
+  spdlog::info("session {} finished ({})", id,
+               status.code ? "exit code " + std::to_string(*status.code)
+                           : core::signal_name(status.signal.value_or(0)));
+  session->notify_exit(next);
+  announce_list();
   notify_if_all_finished();
+}
+
+void SessionService::announce_list() {
+  // Listeners may close (and unregister) while being told: walk a copy.
+  auto windows = windows_;
+  for (auto& [id, weak] : windows)
+    if (auto listener = weak.lock()) listener->on_sessions_changed();
+}
+
+void SessionService::announce_driver(core::SessionId session, const core::DriverChange& change) {
+  auto tell = [&](std::optional<core::WindowId> window, bool driving) {
+    if (!window) return;
+    auto it = windows_.find(*window);
+    if (it == windows_.end()) return;
+    if (auto listener = it->second.lock())
+      listener->on_driver_changed(session, driving, driving ? std::nullopt : change.gained);
+  };
+  tell(change.lost, false);
+  tell(change.gained, true);
+}
+
+void SessionService::stop_windows() {
+  auto windows = windows_;
+  for (auto& [id, weak] : windows)
+    if (auto listener = weak.lock()) listener->on_daemon_stopping();
 }
 
 void SessionService::end_all(std::chrono::milliseconds limit, std::function<void()> done) {
   on_all_finished_ = std::move(done);
   // Ending may finish sessions synchronously and erase them: iterate over a copy.
   auto live = sessions_;
-  for (auto& [id, session] : live) session->end();
+  for (auto& [id, session] : live) (void)end(id);
   shutdown_timer_.expires_after(limit);
   shutdown_timer_.async_wait([this](boost::system::error_code ec) {
     if (ec || !on_all_finished_) return;

@@ -1,10 +1,11 @@
-// The daemon's live sessions and the one place that learns of child exits.
+// The daemon's live sessions, the windows that watch them, and the one place that
+// learns of child exits.
 //
-// All state lives on the event-loop thread; nothing here locks. SIGCHLD is watched from
-// construction on (before any fork) and every exit is reaped at once; exits of session
-// leaders are handed to their session, orphans re-parented to the daemon are simply
-// collected. In protocol 1 a window attaches to the current session or starts the
-// default program when there is none.
+// All state lives on the event-loop thread; nothing here locks. The registry (core)
+// holds ids, names, order and the driver lease; this service pairs it with the running
+// Session objects, starts programs, records lifecycle in the store, and tells every
+// window when the list changes. SIGCHLD is watched from construction on (before any
+// fork) and every exit is reaped at once.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -14,12 +15,18 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "app/session.hpp"
 #include "core/environment.hpp"
 #include "core/result.hpp"
+#include "core/session_registry.hpp"
+
+namespace wharf::store {
+class MetadataStore;
+}
 
 namespace wharf::app {
 
@@ -29,32 +36,97 @@ struct LaunchDefaults {
   std::string workspace;  // directory new sessions start in
 };
 
+struct ServiceOptions {
+  std::size_t max_sessions = core::kDefaultMaxSessions;
+  // End a session nobody has watched and that printed nothing for this long; 0: never.
+  std::chrono::seconds idle_expiry{0};
+  EndingTimings timings{};
+};
+
+struct StartRequest {
+  std::string shell;  // a shell name; empty: the login shell
+  std::string cwd;    // inside the workspace; empty: the workspace
+  std::string name;   // empty: the default name
+  core::TerminalSize size;
+  std::string owner = "browser";
+};
+
+// A connected window (a browser tab, `wharf attach`), told about list and role changes.
+class WindowListener {
+ public:
+  virtual ~WindowListener() = default;
+  virtual void on_sessions_changed() = 0;
+  virtual void on_driver_changed(core::SessionId session, bool driving,
+                                 std::optional<core::WindowId> by) = 0;
+  virtual void on_daemon_stopping() = 0;
+};
+
+struct Attachment {
+  std::shared_ptr<Session> session;
+  bool driver = false;
+};
+
 class SessionService {
  public:
-  SessionService(asio::io_context& io, LaunchDefaults defaults, EndingTimings timings = {});
+  SessionService(asio::io_context& io, LaunchDefaults defaults, ServiceOptions options = {},
+                 store::MetadataStore* store = nullptr, std::int64_t run_id = 0);
   SessionService(const SessionService&) = delete;
   SessionService& operator=(const SessionService&) = delete;
 
-  core::Result<std::shared_ptr<Session>> current_or_start(core::TerminalSize size);
+  core::WindowId add_window(std::weak_ptr<WindowListener> listener);
+  void remove_window(core::WindowId window);
+
+  core::Result<std::shared_ptr<Session>> start(const StartRequest& request);
+  // Attaches to `wanted`, else the landing session, else (if `start_if_none`) a new
+  // default session. Error code "no_sessions" when there is nothing to attach to.
+  core::Result<Attachment> attach(core::WindowId window,
+                                  const std::shared_ptr<SessionObserver>& observer,
+                                  std::optional<core::SessionId> wanted, bool start_if_none,
+                                  core::TerminalSize size);
+  void detach(core::WindowId window, core::SessionId session, const SessionObserver* observer);
+
+  core::Status input(core::WindowId window, core::SessionId session, std::string_view bytes);
+  core::Result<core::TerminalSize> resize(core::WindowId window, core::SessionId session,
+                                          core::TerminalSize size);
+  core::Status take(core::WindowId window, core::SessionId session);
+  core::Status end(core::SessionId session);
+  core::Status rename(core::SessionId session, std::string_view name);
+  core::Status reorder(const std::vector<core::SessionId>& order);
+
+  std::shared_ptr<Session> find(core::SessionId session) const;
+  const core::SessionRegistry& registry() const { return registry_; }
   std::size_t live_count() const { return sessions_.size(); }
   std::size_t attached_count() const;
 
+  // Tells every window the daemon is going away (they close their connections).
+  void stop_windows();
   // Ends every session; `done` runs once all have finished, or when `limit` passes.
   void end_all(std::chrono::milliseconds limit, std::function<void()> done);
 
  private:
   void watch_children();
-  void on_session_finished(core::SessionId id);
+  void watch_idle();
+  void on_session_finished(core::SessionId id, const core::ExitStatus& status);
   void notify_if_all_finished();
+  void announce_list();
+  void announce_driver(core::SessionId session, const core::DriverChange& change);
 
   asio::io_context& io_;
   LaunchDefaults defaults_;
-  EndingTimings timings_;
+  ServiceOptions options_;
+  store::MetadataStore* store_;
+  std::int64_t run_id_;
   asio::signal_set child_signals_;
   asio::steady_timer shutdown_timer_;
+  asio::steady_timer idle_timer_;
+  core::SessionRegistry registry_;
   std::map<core::SessionId, std::shared_ptr<Session>> sessions_;
-  core::SessionId next_id_ = 1;
+  std::map<core::WindowId, std::weak_ptr<WindowListener>> windows_;
+  std::set<core::SessionId> ended_by_request_;  // "ended", as opposed to "exited"
+  core::WindowId next_window_ = 1;
   std::function<void()> on_all_finished_;
 };
+
+std::int64_t now_ms();
 
 }  // namespace wharf::app

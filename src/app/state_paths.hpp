@@ -17,6 +17,8 @@ struct StatePaths {
 
   std::filesystem::path key_file() const { return state_dir / "key"; }
   std::filesystem::path url_file() const { return runtime_dir / "url"; }
+  std::filesystem::path socket_file() const { return runtime_dir / "wharf.sock"; }
+  std::filesystem::path database_file() const { return state_dir / "wharf.db"; }
 };
 
 // Defaults: $XDG_STATE_HOME/wharf or ~/.local/state/wharf; runtime under

@@ -5,7 +5,8 @@
 namespace wharf::cli {
 
 std::span<const Command> all_commands() {
-  static const std::array kCommands{kServeCommand, kOpenCommand};
+  static const std::array kCommands{kServeCommand, kOpenCommand, kLsCommand,
+                                    kNewCommand,   kKillCommand, kReadScreenCommand};
   return kCommands;
 }
 

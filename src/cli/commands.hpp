@@ -16,7 +16,11 @@ struct Command {
   std::function<int()> (*setup)(CLI::App& verb);
 };
 
+extern const Command kKillCommand;
+extern const Command kLsCommand;
+extern const Command kNewCommand;
 extern const Command kOpenCommand;
+extern const Command kReadScreenCommand;
 extern const Command kServeCommand;
 
 std::span<const Command> all_commands();

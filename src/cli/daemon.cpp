@@ -7,6 +7,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -17,8 +18,10 @@
 #include "core/access_key.hpp"
 #include "core/environment.hpp"
 #include "pty/account.hpp"
+#include "server/control_listener.hpp"
 #include "server/listener.hpp"
 #include "server/server_context.hpp"
+#include "store/metadata_store.hpp"
 
 extern char** environ;
 
@@ -104,17 +107,32 @@ int run_daemon(const DaemonOptions& options) {
   auto assets = server::StaticAssets::load(asset_root);
   if (!assets) return fail(assets.error().message);
 
+  auto store = store::MetadataStore::open(paths.database_file());
+  if (!store) return fail(store.error().message);
+  auto run = store.value().begin_run(app::now_ms(), getpid());
+  if (!run) return fail(run.error().message);
+  if (run.value().interrupted > 0) {
+    spdlog::info(
+        "{} session(s) were live when wharf last stopped abruptly; recorded as "
+        "interrupted",
+        run.value().interrupted);
+  }
+
   asio::io_context io(1);
   // Installed before the port is bound and the URL printed: a stop signal that arrives
   // the moment the URL appears must still be a clean stop, never a default death.
   asio::signal_set stop_signals(io, SIGINT, SIGTERM);
   core::Account account = pty::current_account();
   app::SessionService sessions(
-      io, app::LaunchDefaults{
-              .account = account,
-              .base_env = core::base_environment(account, daemon_environment()),
-              .workspace = workspace.string(),
-          });
+      io,
+      app::LaunchDefaults{
+          .account = account,
+          .base_env = core::base_environment(account, daemon_environment()),
+          .workspace = workspace.string(),
+      },
+      app::ServiceOptions{.max_sessions = options.max_sessions,
+                          .idle_expiry = std::chrono::seconds(options.idle_expiry_seconds)},
+      &store.value(), run.value().run_id);
 
   server::ServerContext context{
       .key = key.value(),
@@ -145,6 +163,9 @@ int run_daemon(const DaemonOptions& options) {
   if (auto written = app::write_private_file(paths.url_file(), url + "\n"); !written)
     return fail(written.error().message);
 
+  auto control = server::ControlListener::open(io, paths.socket_file(), sessions);
+  if (!control) return fail(control.error().message);
+  control.value()->start();
   listener.value()->start();
   std::printf("%s\n", url.c_str());
   std::fflush(stdout);
@@ -152,6 +173,7 @@ int run_daemon(const DaemonOptions& options) {
                context.listen.port, paths.state_dir.string());
 
   bool stopping = false;
+  asio::steady_timer shutdown_grace(io);
   std::function<void(boost::system::error_code, int)> on_stop_signal =
       [&](boost::system::error_code ec, int signal) {
         if (ec) return;
@@ -164,13 +186,21 @@ int run_daemon(const DaemonOptions& options) {
         spdlog::info("{} received: ending {} session(s)", signal == SIGINT ? "SIGINT" : "SIGTERM",
                      sessions.live_count());
         listener.value()->stop();
-        sessions.end_all(kShutdownLimit, [&io] { io.stop(); });
+        control.value()->stop();
+        sessions.end_all(kShutdownLimit, [&] {
+          // Windows get a proper close frame before the loop stops.
+          sessions.stop_windows();
+          shutdown_grace.expires_after(std::chrono::milliseconds(200));
+          shutdown_grace.async_wait([&io](boost::system::error_code) { io.stop(); });
+        });
         stop_signals.async_wait(on_stop_signal);
       };
   stop_signals.async_wait(on_stop_signal);
 
   io.run();
   fs::remove(paths.url_file(), fs_ec);
+  if (auto ended = store.value().end_run(run.value().run_id, app::now_ms()); !ended)
+    spdlog::warn("store: {}", ended.error().message);
   spdlog::info("wharf stopped");
   return 0;
 }

@@ -17,6 +17,8 @@ struct DaemonOptions {
   std::optional<std::string> workspace;  // default: the directory wharf starts in
   std::optional<std::string> assets;     // default: beside the binary
   std::string log_level = "info";
+  std::size_t max_sessions = 8;
+  unsigned idle_expiry_seconds = 0;  // 0: sessions never expire
 };
 
 // Returns the process exit code.

@@ -10,23 +10,93 @@ namespace json = boost::json;
 
 namespace {
 
+constexpr std::size_t kMaxTextField = 4096;
+constexpr std::size_t kMaxOrderLength = 1024;
+
 ProtocolError field_error(std::string_view type, std::string_view field, std::string_view want) {
   return {"bad_field",
           std::string(type) + ": field '" + std::string(field) + "' must be " + std::string(want)};
 }
 
-// An integer field, accepting only JSON integers (no 1.5, no "80").
-std::variant<std::int64_t, ProtocolError> integer_field(const json::object& obj,
-                                                        std::string_view type,
-                                                        std::string_view field) {
-  const json::value* v = obj.if_contains(field);
-  if (v == nullptr) return field_error(type, field, "present");
-  if (v->is_int64()) return v->get_int64();
-  if (v->is_uint64()) {
-    // Larger than int64 can only be clamped down; keep it representable.
-    return static_cast<std::int64_t>(std::min<std::uint64_t>(v->get_uint64(), INT64_MAX));
+// Reads the fields of one message, remembering the first problem.
+class Fields {
+ public:
+  Fields(const json::object& obj, std::string_view type) : obj_(obj), type_(type) {}
+
+  std::optional<std::int64_t> integer(std::string_view field, bool required) {
+    const json::value* v = obj_.if_contains(field);
+    if (v == nullptr || v->is_null()) {
+      if (required) fail(field, "present");
+      return std::nullopt;
+    }
+    if (v->is_int64()) return v->get_int64();
+    if (v->is_uint64())
+      return static_cast<std::int64_t>(std::min<std::uint64_t>(v->get_uint64(), INT64_MAX));
+    fail(field, "an integer");
+    return std::nullopt;
   }
-  return field_error(type, field, "an integer");
+  std::optional<SessionId> session_id(std::string_view field, bool required) {
+    auto value = integer(field, required);
+    if (value && *value <= 0) {
+      fail(field, "a positive session id");
+      return std::nullopt;
+    }
+    return value ? std::optional<SessionId>(static_cast<SessionId>(*value)) : std::nullopt;
+  }
+  std::string text(std::string_view field) {
+    const json::value* v = obj_.if_contains(field);
+    if (v == nullptr || v->is_null()) return {};
+    if (!v->is_string() || v->get_string().size() > kMaxTextField) {
+      fail(field, "a string of at most 4096 bytes");
+      return {};
+    }
+    return std::string(v->get_string());
+  }
+  bool boolean(std::string_view field) {
+    const json::value* v = obj_.if_contains(field);
+    if (v == nullptr || v->is_null()) return false;
+    if (!v->is_bool()) {
+      fail(field, "true or false");
+      return false;
+    }
+    return v->get_bool();
+  }
+  std::vector<SessionId> id_list(std::string_view field) {
+    const json::value* v = obj_.if_contains(field);
+    std::vector<SessionId> out;
+    if (v == nullptr || !v->is_array() || v->get_array().size() > kMaxOrderLength) {
+      fail(field, "an array of session ids");
+      return out;
+    }
+    for (const json::value& item : v->get_array()) {
+      if (!item.is_int64() || item.get_int64() <= 0) {
+        fail(field, "an array of session ids");
+        return {};
+      }
+      out.push_back(static_cast<SessionId>(item.get_int64()));
+    }
+    return out;
+  }
+
+  const std::optional<ProtocolError>& error() const { return error_; }
+
+ private:
+  void fail(std::string_view field, std::string_view want) {
+    if (!error_) error_ = field_error(type_, field, want);
+  }
+  const json::object& obj_;
+  std::string_view type_;
+  std::optional<ProtocolError> error_;
+};
+
+template <class T>
+ClientMessage checked(const Fields& fields, T message) {
+  if (fields.error()) return *fields.error();
+  return message;
+}
+
+json::value optional_id(std::optional<std::uint64_t> id) {
+  return id ? json::value(*id) : json::value(nullptr);
 }
 
 }  // namespace
@@ -43,42 +113,106 @@ ClientMessage parse_client_message(std::string_view text) {
   if (type_value == nullptr || !type_value->is_string())
     return ProtocolError{"bad_message", "message needs a string field 'type'"};
   std::string_view type = type_value->get_string();
+  Fields f(*obj, type);
 
   if (type == "resize") {
-    auto cols = integer_field(*obj, type, "cols");
-    if (auto* e = std::get_if<ProtocolError>(&cols)) return *e;
-    auto rows = integer_field(*obj, type, "rows");
-    if (auto* e = std::get_if<ProtocolError>(&rows)) return *e;
-    return ResizeRequest{clamp_size(std::get<std::int64_t>(cols), std::get<std::int64_t>(rows))};
+    auto cols = f.integer("cols", true);
+    auto rows = f.integer("rows", true);
+    return checked(f, ResizeRequest{clamp_size(cols.value_or(0), rows.value_or(0))});
   }
+  if (type == "ack") {
+    auto bytes = f.integer("bytes", true);
+    if (bytes && *bytes < 0) return field_error(type, "bytes", "a count of bytes");
+    return checked(f, AckRequest{static_cast<std::uint64_t>(bytes.value_or(0))});
+  }
+  if (type == "attach") {
+    auto session = f.session_id("session", false);
+    bool start = f.boolean("start");
+    return checked(f, AttachRequest{session, start});
+  }
+  if (type == "detach") return DetachRequest{};
+  if (type == "new") {
+    NewRequest request{f.text("shell"), f.text("cwd"), f.text("name")};
+    return checked(f, std::move(request));
+  }
+  if (type == "end") {
+    auto session = f.session_id("session", false);
+    return checked(f, EndRequest{session});
+  }
+  if (type == "rename") {
+    auto session = f.session_id("session", true);
+    std::string name = f.text("name");
+    return checked(f, RenameRequest{session.value_or(0), std::move(name)});
+  }
+  if (type == "reorder") {
+    auto order = f.id_list("order");
+    return checked(f, ReorderRequest{std::move(order)});
+  }
+  if (type == "take") return TakeRequest{};
   if (type == "ping") return PingRequest{};
-  if (type == "end") return EndRequest{};
   std::string shown(type.substr(0, 64));  // never echo an unbounded string back
   return ProtocolError{"unknown_type", "unknown message type '" + shown + "'"};
 }
 
-std::string hello_message() {
+std::string hello_message(WindowId window) {
   return json::serialize(json::object{{"type", "hello"},
                                       {"protocol", kProtocolVersion},
-                                      {"server", "wharf " + std::string(kVersion)}});
+                                      {"server", "wharf " + std::string(kVersion)},
+                                      {"window", window}});
 }
 
-std::string ready_message(SessionId session, int pid, TerminalSize size) {
-  return json::serialize(json::object{{"type", "ready"},
+std::string sessions_message(const std::vector<SessionSummary>& sessions) {
+  json::array list;
+  for (const SessionSummary& s : sessions) {
+    list.push_back(json::object{{"id", s.id},
+                                {"name", s.name},
+                                {"program", s.program},
+                                {"cwd", s.cwd},
+                                {"created", s.created_ms},
+                                {"status", s.ending ? "ending" : "running"},
+                                {"driver", optional_id(s.driver)},
+                                {"windows", s.windows}});
+  }
+  return json::serialize(json::object{{"type", "sessions"}, {"sessions", std::move(list)}});
+}
+
+std::string attached_message(SessionId session, bool driver, int pid, TerminalSize size) {
+  return json::serialize(json::object{{"type", "attached"},
                                       {"session", session},
+                                      {"driver", driver},
                                       {"pid", pid},
                                       {"cols", size.cols},
                                       {"rows", size.rows}});
+}
+
+std::string detached_message(std::optional<SessionId> session, std::string_view reason) {
+  return json::serialize(
+      json::object{{"type", "detached"}, {"session", optional_id(session)}, {"reason", reason}});
+}
+
+std::string snapshot_message(SessionId session, std::size_t bytes, TerminalSize size) {
+  return json::serialize(json::object{{"type", "snapshot"},
+                                      {"session", session},
+                                      {"bytes", bytes},
+                                      {"cols", size.cols},
+                                      {"rows", size.rows}});
+}
+
+std::string driver_message(SessionId session, bool driver, std::optional<WindowId> by) {
+  return json::serialize(json::object{
+      {"type", "driver"}, {"session", session}, {"driver", driver}, {"by", optional_id(by)}});
 }
 
 std::string size_message(TerminalSize size) {
   return json::serialize(json::object{{"type", "size"}, {"cols", size.cols}, {"rows", size.rows}});
 }
 
-std::string exit_message(SessionId session, const ExitStatus& status) {
+std::string exit_message(SessionId session, const ExitStatus& status,
+                         std::optional<SessionId> next) {
   json::object obj{{"type", "exit"}, {"session", session}};
   obj["code"] = status.code ? json::value(*status.code) : json::value(nullptr);
   obj["signal"] = status.signal ? json::value(signal_name(*status.signal)) : json::value(nullptr);
+  obj["next"] = optional_id(next);
   return json::serialize(obj);
 }
 

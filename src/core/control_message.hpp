@@ -1,13 +1,15 @@
 // The text-frame messages of the browser protocol (docs/protocol.md): parsing what a
 // client sends, and building what the server sends. Parsing never throws: any input
 // yields either a message or a ProtocolError naming a stable code, so a bad client gets
-// an answer and its session goes on.
+// an answer and its sessions go on.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "core/exit_status.hpp"
 #include "core/terminal_size.hpp"
@@ -17,27 +19,70 @@ namespace wharf::core {
 // Largest message (text or binary) a client may send; larger closes with 1009.
 inline constexpr std::size_t kMaxClientMessageBytes = 64 * 1024;
 
+using SessionId = std::uint64_t;
+using WindowId = std::uint64_t;
+
+struct AttachRequest {
+  std::optional<SessionId> session;
+  bool start = false;
+};
+struct DetachRequest {};
+struct NewRequest {
+  std::string shell;
+  std::string cwd;
+  std::string name;
+};
+struct EndRequest {
+  std::optional<SessionId> session;
+};
+struct RenameRequest {
+  SessionId session = 0;
+  std::string name;
+};
+struct ReorderRequest {
+  std::vector<SessionId> order;
+};
+struct TakeRequest {};
 struct ResizeRequest {
   TerminalSize size;
 };
+struct AckRequest {
+  std::uint64_t bytes = 0;
+};
 struct PingRequest {};
-struct EndRequest {};
 
 struct ProtocolError {
   std::string code;  // bad_json, bad_message, unknown_type, bad_field
   std::string message;
 };
 
-using ClientMessage = std::variant<ResizeRequest, PingRequest, EndRequest, ProtocolError>;
+using ClientMessage = std::variant<AttachRequest, DetachRequest, NewRequest, EndRequest,
+                                   RenameRequest, ReorderRequest, TakeRequest, ResizeRequest,
+                                   AckRequest, PingRequest, ProtocolError>;
 
 ClientMessage parse_client_message(std::string_view text);
 
-using SessionId = std::uint64_t;
+// One row of the `sessions` message.
+struct SessionSummary {
+  SessionId id = 0;
+  std::string name;
+  std::string program;
+  std::string cwd;
+  std::int64_t created_ms = 0;
+  bool ending = false;
+  std::optional<WindowId> driver;
+  std::size_t windows = 0;
+};
 
-std::string hello_message();
-std::string ready_message(SessionId session, int pid, TerminalSize size);
+std::string hello_message(WindowId window);
+std::string sessions_message(const std::vector<SessionSummary>& sessions);
+std::string attached_message(SessionId session, bool driver, int pid, TerminalSize size);
+std::string detached_message(std::optional<SessionId> session, std::string_view reason);
+std::string snapshot_message(SessionId session, std::size_t bytes, TerminalSize size);
+std::string driver_message(SessionId session, bool driver, std::optional<WindowId> by);
 std::string size_message(TerminalSize size);
-std::string exit_message(SessionId session, const ExitStatus& status);
+std::string exit_message(SessionId session, const ExitStatus& status,
+                         std::optional<SessionId> next);
 std::string pong_message();
 std::string error_message(std::string_view code, std::string_view message);
 

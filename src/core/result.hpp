@@ -11,7 +11,10 @@
 namespace wharf::core {
 
 struct Error {
+  Error(std::string message_text, std::string code_text = {})  // NOLINT: implicit by design
+      : message(std::move(message_text)), code(std::move(code_text)) {}
   std::string message;
+  std::string code;  // a stable machine-readable reason where a protocol needs one
 };
 
 template <class T>

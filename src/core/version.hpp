@@ -8,6 +8,6 @@
 namespace wharf::core {
 
 inline constexpr std::string_view kVersion = WHARF_VERSION;
-inline constexpr int kProtocolVersion = 1;
+inline constexpr int kProtocolVersion = 2;
 
 }  // namespace wharf::core

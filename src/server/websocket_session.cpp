@@ -7,7 +7,6 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <chrono>
 
-#include "app/session_service.hpp"
 #include "core/control_message.hpp"
 
 namespace wharf::server {
@@ -22,14 +21,16 @@ WebSocketSession::WebSocketSession(asio::ip::tcp::socket socket, ServerContext& 
 WebSocketSession::~WebSocketSession() = default;
 
 void WebSocketSession::start(http::request<http::string_body> request, core::TerminalSize wanted) {
+  wanted_size_ = wanted;
   asio::co_spawn(
       ws_.get_executor(),
-      [self = shared_from_this(), request = std::move(request), wanted]() mutable {
-        return self->run(std::move(request), wanted);
+      [self = shared_from_this(), request = std::move(request)]() mutable {
+        return self->run(std::move(request));
       },
       [self = shared_from_this()](std::exception_ptr error) {
-        // Whatever happened, this window no longer watches its session.
-        if (self->session_) self->session_->detach(self.get());
+        // Whatever happened, this window no longer watches anything.
+        self->detach_quietly();
+        if (self->window_ != 0) self->service().remove_window(self->window_);
         if (!error) return;
         try {
           std::rethrow_exception(error);
@@ -39,10 +40,9 @@ void WebSocketSession::start(http::request<http::string_body> request, core::Ter
       });
 }
 
-asio::awaitable<void> WebSocketSession::run(http::request<http::string_body> request,
-                                            core::TerminalSize wanted) {
+asio::awaitable<void> WebSocketSession::run(http::request<http::string_body> request) {
   websocket::stream_base::timeout timeouts{
-      .handshake_timeout = std::chrono::seconds(10),
+      .handshake_timeout = std::chrono::seconds(5),
       // A peer that answers no ping for this long is gone (slept laptop, dead network).
       .idle_timeout = std::chrono::seconds(60),
       .keep_alive_pings = true,
@@ -55,18 +55,9 @@ asio::awaitable<void> WebSocketSession::run(http::request<http::string_body> req
   auto [accept_ec] = co_await ws_.async_accept(request, asio::as_tuple(asio::use_awaitable));
   if (accept_ec) co_return;
   open_ = true;
-  send_text(core::hello_message());
-
-  auto started = context_.sessions->current_or_start(wanted);
-  if (!started) {
-    spdlog::error("cannot start a session: {}", started.error().message);
-    send_text(core::error_message("start_failed", started.error().message));
-    close_after_queue(websocket::close_code::internal_error, "session could not start");
-  } else {
-    session_ = started.value();
-    session_->attach(shared_from_this());
-    send_text(core::ready_message(session_->id(), session_->pid(), session_->size()));
-  }
+  window_ = service().add_window(weak_from_this());
+  send_text(core::hello_message(window_));
+  on_sessions_changed();
 
   beast::flat_buffer buffer;
   for (;;) {
@@ -81,13 +72,22 @@ asio::awaitable<void> WebSocketSession::run(http::request<http::string_body> req
     std::string_view bytes(static_cast<const char*>(data.data()), data.size());
     if (ws_.got_text()) {
       handle_text(bytes);
-    } else if (session_ && !session_->write_input(bytes)) {
-      send_text(core::error_message("input_refused",
-                                    "the session is not taking input (ended, or not reading)"));
+    } else {
+      handle_input(bytes);
     }
     buffer.consume(buffer.size());
   }
   open_ = false;
+}
+
+void WebSocketSession::handle_input(std::string_view bytes) {
+  if (!session_) {
+    send_text(core::error_message("no_session", "this window is not attached to a session"));
+    return;
+  }
+  if (auto typed = service().input(window_, session_->id(), bytes); !typed) {
+    send_error(typed.error());
+  }
 }
 
 void WebSocketSession::handle_text(std::string_view text) {
@@ -99,31 +99,154 @@ void WebSocketSession::handle_text(std::string_view text) {
           send_text(core::error_message(m.code, m.message));
         } else if constexpr (std::is_same_v<T, core::PingRequest>) {
           send_text(core::pong_message());
-        } else if constexpr (std::is_same_v<T, core::ResizeRequest>) {
-          if (!session_) return;
-          core::TerminalSize before = session_->size();
-          core::TerminalSize after = session_->resize(m.size);
-          // A resize that changes nothing still gets its answer (others got on_resize).
-          if (after == before) send_text(core::size_message(after));
+        } else if constexpr (std::is_same_v<T, core::AttachRequest>) {
+          attach(m.session, m.start);
+        } else if constexpr (std::is_same_v<T, core::DetachRequest>) {
+          std::optional<core::SessionId> was =
+              session_ ? std::optional<core::SessionId>(session_->id()) : std::nullopt;
+          detach_quietly();
+          send_text(core::detached_message(was, "requested"));
+        } else if constexpr (std::is_same_v<T, core::NewRequest>) {
+          auto started = service().start(app::StartRequest{
+              .shell = m.shell, .cwd = m.cwd, .name = m.name, .size = wanted_size_});
+          if (!started) {
+            send_error(started.error());
+            return;
+          }
+          attach(started.value()->id(), false);
         } else if constexpr (std::is_same_v<T, core::EndRequest>) {
-          if (session_) session_->end();
+          std::optional<core::SessionId> target = m.session;
+          if (!target && session_) target = session_->id();
+          if (!target) {
+            send_text(core::error_message("no_session", "name the session to end"));
+            return;
+          }
+          if (auto ended = service().end(*target); !ended) send_error(ended.error());
+        } else if constexpr (std::is_same_v<T, core::RenameRequest>) {
+          if (auto renamed = service().rename(m.session, m.name); !renamed)
+            send_error(renamed.error());
+        } else if constexpr (std::is_same_v<T, core::ReorderRequest>) {
+          if (auto reordered = service().reorder(m.order); !reordered)
+            send_error(reordered.error());
+        } else if constexpr (std::is_same_v<T, core::TakeRequest>) {
+          if (!session_) {
+            send_text(core::error_message("no_session", "attach to a session first"));
+            return;
+          }
+          if (auto taken = service().take(window_, session_->id()); !taken)
+            send_error(taken.error());
+        } else if constexpr (std::is_same_v<T, core::ResizeRequest>) {
+          wanted_size_ = m.size;
+          // A watcher's size changes nothing; only the driver's reaches the PTY.
+          if (session_ && service().registry().is_driver(session_->id(), window_)) {
+            core::TerminalSize before = session_->size();
+            auto applied = service().resize(window_, session_->id(), m.size);
+            // An unchanged size still gets its answer (a change reached on_resize).
+            if (applied && applied.value() == before) send_text(core::size_message(before));
+          }
+        } else if constexpr (std::is_same_v<T, core::AckRequest>) {
+          switch (budget_.on_ack(m.bytes)) {
+            case core::OutputBudget::Ack::kInvalid:
+              send_text(core::error_message(
+                  "bad_field", "ack: 'bytes' must be the running total of output received"));
+              break;
+            case core::OutputBudget::Ack::kResync:
+              if (session_) send_snapshot();
+              break;
+            case core::OutputBudget::Ack::kAccepted:
+              break;
+          }
         }
       },
       message);
 }
 
+void WebSocketSession::attach(std::optional<core::SessionId> wanted, bool start) {
+  if (session_ && wanted == session_->id()) {
+    // Attaching again to the same session: a fresh snapshot, nothing else changes.
+    send_text(core::attached_message(session_->id(),
+                                     service().registry().is_driver(session_->id(), window_),
+                                     session_->pid(), session_->size()));
+    budget_.reset();
+    send_snapshot();
+    return;
+  }
+  detach_quietly();
+  auto attached = service().attach(window_, shared_from_this(), wanted, start, wanted_size_);
+  if (!attached) {
+    if (attached.error().code == "no_sessions") {
+      send_text(core::detached_message(std::nullopt, "no_sessions"));
+    } else {
+      send_error(attached.error());
+    }
+    return;
+  }
+  attached_to(attached.value());
+}
+
+void WebSocketSession::attached_to(const app::Attachment& attachment) {
+  session_ = attachment.session;
+  budget_.reset();
+  send_text(
+      core::attached_message(session_->id(), attachment.driver, session_->pid(), session_->size()));
+  send_snapshot();
+}
+
+void WebSocketSession::detach_quietly() {
+  if (!session_) return;
+  auto session = std::exchange(session_, nullptr);
+  service().detach(window_, session->id(), this);
+}
+
+void WebSocketSession::send_snapshot() {
+  auto bytes = std::make_shared<const std::string>(session_->snapshot());
+  send_text(core::snapshot_message(session_->id(), bytes->size(), session_->size()));
+  budget_.snapshot_sent(bytes->size());
+  send(std::move(bytes), false);
+}
+
+void WebSocketSession::send_error(const core::Error& error) {
+  send_text(core::error_message(error.code.empty() ? "bad_field" : error.code, error.message));
+}
+
 void WebSocketSession::on_output(const app::OutputChunk& chunk) {
-  send(chunk, false);
+  // Past the budget the window skips this output; a snapshot catches it up later.
+  if (budget_.try_send(chunk->size())) send(chunk, false);
 }
 
 void WebSocketSession::on_resize(core::TerminalSize size) {
   send_text(core::size_message(size));
 }
 
-void WebSocketSession::on_exit(core::SessionId id, const core::ExitStatus& status) {
-  send_text(core::exit_message(id, status));
+void WebSocketSession::on_exit(core::SessionId id, const core::ExitStatus& status,
+                               std::optional<core::SessionId> next) {
   session_.reset();
-  close_after_queue(websocket::close_code::normal, "session ended");
+  budget_.reset();
+  send_text(core::exit_message(id, status, next));
+}
+
+void WebSocketSession::on_sessions_changed() {
+  std::vector<core::SessionSummary> rows;
+  for (const core::SessionEntry* e : service().registry().entries()) {
+    rows.push_back(core::SessionSummary{.id = e->id,
+                                        .name = e->name(),
+                                        .program = e->program,
+                                        .cwd = e->cwd,
+                                        .created_ms = e->created_ms,
+                                        .ending = e->status == core::SessionStatus::kEnding,
+                                        .driver = e->driver,
+                                        .windows = e->windows.size()});
+  }
+  send_text(core::sessions_message(rows));
+}
+
+void WebSocketSession::on_driver_changed(core::SessionId session, bool driving,
+                                         std::optional<core::WindowId> by) {
+  if (session_ && session_->id() == session) send_text(core::driver_message(session, driving, by));
+}
+
+void WebSocketSession::on_daemon_stopping() {
+  close_after_queue(websocket::close_code::normal, "wharf is stopping");
 }
 
 void WebSocketSession::send_text(std::string text) {
@@ -133,8 +256,7 @@ void WebSocketSession::send_text(std::string text) {
 void WebSocketSession::send(app::OutputChunk data, bool text) {
   if (!open_ || pending_close_) return;
   if (queued_bytes_ + data->size() > kMaxQueuedBytes) {
-    // Fallen behind: drop what is queued (the in-flight frame stays) and let it reconnect.
-    spdlog::info("websocket fell {} bytes behind; closing it so it reconnects", queued_bytes_);
+    spdlog::warn("websocket queue over {} bytes; closing it so it reconnects", kMaxQueuedBytes);
     while (queue_.size() > (writing_ ? 1u : 0u)) {
       queued_bytes_ -= queue_.back().data->size();
       queue_.pop_back();

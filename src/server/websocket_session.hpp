@@ -1,10 +1,11 @@
-// One browser window attached to a terminal session over WebSocket (docs/protocol.md).
+// One window over WebSocket (docs/protocol.md, protocol 2): sees the session list,
+// attaches to one session at a time, drives or watches it.
 //
 // Reading: binary frames are input, text frames are control messages; a message over
 // 64 KiB closes the socket with 1009 (Beast enforces read_message_max). Writing: one
-// write at a time from a queue bounded in bytes. A window whose queue passes the bound
-// has fallen too far behind: its queue is dropped and it is closed with 4001 so it
-// reconnects, and the PTY and the other windows never wait for it.
+// write at a time from a queue. Output is metered by an OutputBudget: past 1 MiB
+// unacknowledged, live output stops and the window gets a fresh snapshot once it has
+// caught up, so what is queued for a window stays bounded whatever the program prints.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
@@ -16,15 +17,20 @@
 #include <optional>
 
 #include "app/session.hpp"
+#include "app/session_service.hpp"
+#include "core/output_budget.hpp"
 #include "server/connection_slot.hpp"
 #include "server/server_context.hpp"
 
 namespace wharf::server {
 
-inline constexpr std::size_t kMaxQueuedBytes = 8 * 1024 * 1024;
+// A safety net above budget + snapshot; reaching it means a bug, and the window is
+// closed with 4001 rather than let memory grow.
+inline constexpr std::size_t kMaxQueuedBytes = 16 * 1024 * 1024;
 inline constexpr std::uint16_t kCloseFellBehind = 4001;
 
 class WebSocketSession : public app::SessionObserver,
+                         public app::WindowListener,
                          public std::enable_shared_from_this<WebSocketSession> {
  public:
   WebSocketSession(boost::asio::ip::tcp::socket socket, ServerContext& context);
@@ -33,9 +39,16 @@ class WebSocketSession : public app::SessionObserver,
   void start(boost::beast::http::request<boost::beast::http::string_body> request,
              core::TerminalSize wanted);
 
+  // app::SessionObserver
   void on_output(const app::OutputChunk& chunk) override;
   void on_resize(core::TerminalSize size) override;
-  void on_exit(core::SessionId id, const core::ExitStatus& status) override;
+  void on_exit(core::SessionId id, const core::ExitStatus& status,
+               std::optional<core::SessionId> next) override;
+  // app::WindowListener
+  void on_sessions_changed() override;
+  void on_driver_changed(core::SessionId session, bool driving,
+                         std::optional<core::WindowId> by) override;
+  void on_daemon_stopping() override;
 
  private:
   struct Outgoing {
@@ -44,18 +57,27 @@ class WebSocketSession : public app::SessionObserver,
   };
 
   boost::asio::awaitable<void> run(
-      boost::beast::http::request<boost::beast::http::string_body> request,
-      core::TerminalSize wanted);
+      boost::beast::http::request<boost::beast::http::string_body> request);
   void handle_text(std::string_view text);
+  void handle_input(std::string_view bytes);
+  void attach(std::optional<core::SessionId> wanted, bool start);
+  void attached_to(const app::Attachment& attachment);
+  void detach_quietly();
+  void send_snapshot();
+  void send_error(const core::Error& error);
   void send(app::OutputChunk data, bool text);
   void send_text(std::string text);
   void close_after_queue(boost::beast::websocket::close_code code, std::string reason);
   void write_more();
+  app::SessionService& service() { return *context_.sessions; }
 
   boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
   ServerContext& context_;
   ConnectionSlot slot_;
+  core::WindowId window_ = 0;
+  core::TerminalSize wanted_size_;
   std::shared_ptr<app::Session> session_;
+  core::OutputBudget budget_;
   std::deque<Outgoing> queue_;
   std::size_t queued_bytes_ = 0;
   bool writing_ = false;

@@ -21,6 +21,15 @@ std::function<int()> setup_serve(CLI::App& verb) {
   verb.add_option("--workspace", options->workspace,
                   "Directory sessions start in (default: the current directory)")
       ->envname("WHARF_WORKSPACE");
+  verb.add_option("--max-sessions", options->max_sessions, "Most live sessions at once")
+      ->envname("WHARF_MAX_SESSIONS")
+      ->check(CLI::Range(1, 10000))
+      ->capture_default_str();
+  verb.add_option("--idle-expiry", options->idle_expiry_seconds,
+                  "End a session nobody watched and that printed nothing for this many "
+                  "seconds (0: never)")
+      ->envname("WHARF_IDLE_EXPIRY")
+      ->capture_default_str();
   verb.add_option("--assets", options->assets,
                   "Folder holding the page's files (default: beside the binary)");
   verb.add_option("--log-level", options->log_level, "trace, debug, info, warn, error or off")

@@ -31,9 +31,53 @@ TEST(ControlMessage, ParsesResizeAndClampsIt) {
   EXPECT_EQ(std::get<ResizeRequest>(parsed).size, (TerminalSize{500, 1}));
 }
 
-TEST(ControlMessage, ParsesPingAndEnd) {
-  EXPECT_TRUE(std::holds_alternative<PingRequest>(parse_client_message(R"({"type":"ping"})")));
-  EXPECT_TRUE(std::holds_alternative<EndRequest>(parse_client_message(R"({"type":"end"})")));
+template <class T>
+T expect(std::string_view text) {
+  auto parsed = parse_client_message(text);
+  EXPECT_TRUE(std::holds_alternative<T>(parsed)) << text;
+  return std::holds_alternative<T>(parsed) ? std::get<T>(parsed) : T{};
+}
+
+TEST(ControlMessage, ParsesEveryRequestType) {
+  expect<PingRequest>(R"({"type":"ping"})");
+  expect<TakeRequest>(R"({"type":"take"})");
+  expect<DetachRequest>(R"({"type":"detach"})");
+  EXPECT_FALSE(expect<EndRequest>(R"({"type":"end"})").session);
+  EXPECT_EQ(expect<EndRequest>(R"({"type":"end","session":4})").session, 4u);
+  auto attach = expect<AttachRequest>(R"({"type":"attach","session":7,"start":true})");
+  EXPECT_EQ(attach.session, 7u);
+  EXPECT_TRUE(attach.start);
+  auto bare = expect<AttachRequest>(R"({"type":"attach","session":null})");
+  EXPECT_FALSE(bare.session);
+  EXPECT_FALSE(bare.start);
+  auto made = expect<NewRequest>(R"({"type":"new","shell":"zsh","cwd":"apps","name":"api"})");
+  EXPECT_EQ(made.shell, "zsh");
+  EXPECT_EQ(made.cwd, "apps");
+  EXPECT_EQ(made.name, "api");
+  auto renamed = expect<RenameRequest>(R"({"type":"rename","session":2,"name":""})");
+  EXPECT_EQ(renamed.session, 2u);
+  EXPECT_EQ(renamed.name, "");
+  EXPECT_EQ(expect<ReorderRequest>(R"({"type":"reorder","order":[3,1,2]})").order,
+            (std::vector<SessionId>{3, 1, 2}));
+  EXPECT_EQ(expect<AckRequest>(R"({"type":"ack","bytes":123456})").bytes, 123456u);
+}
+
+TEST(ControlMessage, RefusesBadFieldsOfEveryType) {
+  for (const char* text :
+       {R"({"type":"attach","session":0})", R"({"type":"attach","session":"1"})",
+        R"({"type":"attach","start":"yes"})", R"({"type":"end","session":-2})",
+        R"({"type":"rename","name":"x"})", R"({"type":"rename","session":1,"name":5})",
+        R"({"type":"reorder"})", R"({"type":"reorder","order":[1,"2"]})",
+        R"({"type":"reorder","order":{"a":1}})", R"({"type":"ack"})",
+        R"({"type":"ack","bytes":-1})", R"({"type":"ack","bytes":1.5})",
+        R"({"type":"new","shell":["bash"]})"}) {
+    auto parsed = parse_client_message(text);
+    auto* error = std::get_if<ProtocolError>(&parsed);
+    ASSERT_NE(error, nullptr) << text;
+    EXPECT_EQ(error->code, "bad_field") << text;
+  }
+  std::string long_name = R"({"type":"new","name":")" + std::string(5000, 'x') + R"("})";
+  EXPECT_EQ(expect_error(long_name).code, "bad_field");
 }
 
 TEST(ControlMessage, RefusesWhatIsNotAMessageWithStableCodes) {
@@ -62,21 +106,39 @@ TEST(ControlMessage, BoundsWhatItEchoesAndHowDeepItParses) {
 }
 
 TEST(ControlMessage, ServerMessagesAreWellFormedJson) {
-  auto hello = boost::json::parse(hello_message()).as_object();
+  auto hello = boost::json::parse(hello_message(9)).as_object();
   EXPECT_EQ(hello.at("type").as_string(), "hello");
   EXPECT_EQ(hello.at("protocol").as_int64(), kProtocolVersion);
+  EXPECT_EQ(boost::json::value_to<std::uint64_t>(hello.at("window")), 9u);
 
-  auto ready = boost::json::parse(ready_message(3, 1234, {100, 30})).as_object();
-  EXPECT_EQ(boost::json::value_to<std::uint64_t>(ready.at("session")), 3u);
-  EXPECT_EQ(ready.at("pid").as_int64(), 1234);
-  EXPECT_EQ(ready.at("cols").as_int64(), 100);
+  auto attached = boost::json::parse(attached_message(3, true, 1234, {100, 30})).as_object();
+  EXPECT_EQ(boost::json::value_to<std::uint64_t>(attached.at("session")), 3u);
+  EXPECT_EQ(attached.at("pid").as_int64(), 1234);
+  EXPECT_EQ(attached.at("cols").as_int64(), 100);
+  EXPECT_TRUE(attached.at("driver").as_bool());
 
-  auto exited = boost::json::parse(exit_message(3, {.code = 2, .signal = {}})).as_object();
+  auto exited = boost::json::parse(exit_message(3, {.code = 2, .signal = {}}, 4)).as_object();
   EXPECT_EQ(exited.at("code").as_int64(), 2);
   EXPECT_TRUE(exited.at("signal").is_null());
-  auto killed = boost::json::parse(exit_message(3, {.code = {}, .signal = SIGKILL})).as_object();
+  EXPECT_EQ(boost::json::value_to<std::uint64_t>(exited.at("next")), 4u);
+  auto killed = boost::json::parse(exit_message(3, {.code = {}, .signal = SIGKILL}, std::nullopt))
+                    .as_object();
   EXPECT_TRUE(killed.at("code").is_null());
   EXPECT_EQ(killed.at("signal").as_string(), "SIGKILL");
+  EXPECT_TRUE(killed.at("next").is_null());
+
+  auto list = boost::json::parse(sessions_message({SessionSummary{.id = 2,
+                                                                  .name = "bash \"2\"",
+                                                                  .program = "bash",
+                                                                  .cwd = "/w",
+                                                                  .created_ms = 5,
+                                                                  .driver = 7,
+                                                                  .windows = 2}}))
+                  .as_object();
+  const auto& row = list.at("sessions").as_array().at(0).as_object();
+  EXPECT_EQ(row.at("name").as_string(), "bash \"2\"");
+  EXPECT_EQ(row.at("status").as_string(), "running");
+  EXPECT_EQ(boost::json::value_to<std::uint64_t>(row.at("driver")), 7u);
 
   auto error = boost::json::parse(error_message("bad_json", "quote \" and \n newline")).as_object();
   EXPECT_EQ(error.at("message").as_string(), "quote \" and \n newline");

@@ -1,0 +1,19 @@
+// The CLI's side of the control socket: one JSON request, one JSON answer, over the
+// daemon's Unix socket found from --state-dir / WHARF_STATE_DIR.
+#pragma once
+
+#include <boost/json.hpp>
+#include <string>
+
+#include "core/result.hpp"
+
+namespace wharf::cli {
+
+// The answer when the daemon said ok; otherwise its error (or why it was unreachable).
+core::Result<boost::json::object> call_daemon(const std::string& state_dir,
+                                              boost::json::object request);
+
+// Prints "wharf: <message>" to stderr and returns the exit code for failures.
+int report_failure(const core::Error& error);
+
+}  // namespace wharf::cli

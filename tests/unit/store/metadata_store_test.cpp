@@ -1,0 +1,512 @@
+// The metadata store against real SQLite files in a temporary directory: file modes,
+// the run lifecycle across a daemon that dies without stopping, what is refused, and
+// what the bytes on disk do (and do not) contain.
+#include "store/metadata_store.hpp"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <utility>
+
+namespace wharf::store {
+namespace {
+
+namespace fs = std::filesystem;
+
+class MetadataStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "wharf-store-test-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+    db_path_ = dir_ / "wharf.db";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  MetadataStore open_store() {
+    auto store = MetadataStore::open(db_path_);
+    if (!store) ADD_FAILURE() << store.error().message;
+    return std::move(store.value());  // aborts on failure, after the message above
+  }
+
+  fs::path dir_;
+  fs::path db_path_;
+};
+
+SessionRecord shell(std::uint64_t id, std::string name, std::int64_t at) {
+  return SessionRecord{.session_id = id,
+                       .name = std::move(name),
+                       .kind = "shell",
+                       .program = "/bin/bash",
+                       .cwd = "/home/user/project",
+                       .owner = "browser",
+                       .env_names = {"HOME", "PATH"},
+                       .created_at_ms = at};
+}
+
+SessionOutcome exited(int code, std::int64_t at) {
+  return SessionOutcome{.status = "exited",
+                        .exit_code = code,
+                        .ended_at_ms = at,
+                        .bytes_out = 5000,
+                        .bytes_in = 12,
+                        .scrollback_truncated = true};
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The database and its write-ahead log: what a reader of the disk could see.
+std::string on_disk(const fs::path& db) {
+  return read_file(db) + read_file(db.string() + "-wal");
+}
+
+unsigned mode_of(const fs::path& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return 0;
+  return st.st_mode & 0777;
+}
+
+// Runs `sql` on `path` with the plain C API, as another program would.
+void raw_exec(const fs::path& path, const char* sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* message = nullptr;
+  int rc = sqlite3_exec(db, sql, nullptr, nullptr, &message);
+  std::string error = message != nullptr ? message : "";
+  sqlite3_free(message);
+  sqlite3_close(db);
+  ASSERT_EQ(rc, SQLITE_OK) << error;
+}
+
+TEST_F(MetadataStoreTest, CreatesOwnerOnlyFilesWhateverTheUmask) {
+  mode_t old_umask = umask(0);  // a store relying on the umask would come out 0644 or 0666
+  {
+    MetadataStore store = open_store();
+    auto run = store.begin_run(1000, 42);
+    ASSERT_TRUE(run) << run.error().message;
+    ASSERT_TRUE(store.session_started(run.value().run_id, shell(1, "bash 1", 1001)));
+    EXPECT_EQ(mode_of(db_path_), 0600u);
+    // WAL mode keeps these beside the database while it is open; they hold its pages.
+    EXPECT_EQ(mode_of(db_path_.string() + "-wal"), 0600u);
+    EXPECT_EQ(mode_of(db_path_.string() + "-shm"), 0600u);
+  }
+  umask(old_umask);
+}
+
+TEST_F(MetadataStoreTest, TightensAnExistingWideFile) {
+  { std::ofstream(db_path_.string()); }
+  ASSERT_EQ(chmod(db_path_.c_str(), 0644), 0);
+  MetadataStore store = open_store();
+  EXPECT_EQ(mode_of(db_path_), 0600u);
+}
+
+TEST_F(MetadataStoreTest, FreshDatabaseInterruptsNothing) {
+  MetadataStore store = open_store();
+  auto first = store.begin_run(1000, 42);
+  ASSERT_TRUE(first) << first.error().message;
+  EXPECT_EQ(first.value().interrupted, 0u);
+  ASSERT_TRUE(store.end_run(first.value().run_id, 2000));
+
+  auto second = store.begin_run(3000, 43);
+  ASSERT_TRUE(second) << second.error().message;
+  EXPECT_GT(second.value().run_id, first.value().run_id);
+  EXPECT_EQ(second.value().interrupted, 0u);
+  auto rows = store.recent_sessions(10);
+  ASSERT_TRUE(rows);
+  EXPECT_TRUE(rows.value().empty());
+}
+
+TEST_F(MetadataStoreTest, SessionsLeftRunningByADeadRunAreInterruptedNextRun) {
+  std::int64_t run1 = 0;
+  {
+    MetadataStore store = open_store();
+    auto run = store.begin_run(1000, 42);
+    ASSERT_TRUE(run) << run.error().message;
+    run1 = run.value().run_id;
+    ASSERT_TRUE(store.session_started(run1, shell(1, "bash 1", 1100)));
+    ASSERT_TRUE(store.session_started(run1, shell(2, "bash 2", 1200)));
+    auto finished = store.session_finished(run1, 1, exited(3, 1500));
+    ASSERT_TRUE(finished) << finished.error().message;
+    // Destroyed without end_run(): the daemon went away with session 2 live.
+  }
+
+  MetadataStore store = open_store();
+  auto run = store.begin_run(9000, 77);
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_EQ(run.value().interrupted, 1u);
+  EXPECT_NE(run.value().run_id, run1);
+
+  auto rows = store.recent_sessions(10);
+  ASSERT_TRUE(rows) << rows.error().message;
+  ASSERT_EQ(rows.value().size(), 2u);
+  const SessionRow& live = rows.value()[0];  // newest first
+  EXPECT_EQ(live.session_id, 2u);
+  EXPECT_EQ(live.status, "interrupted");
+  EXPECT_FALSE(live.exit_code);
+  EXPECT_FALSE(live.ended_at_ms);  // the dead run never recorded when it stopped
+
+  const SessionRow& done = rows.value()[1];
+  EXPECT_EQ(done.run_id, run1);
+  EXPECT_EQ(done.session_id, 1u);
+  EXPECT_EQ(done.name, "bash 1");
+  EXPECT_EQ(done.kind, "shell");
+  EXPECT_EQ(done.program, "/bin/bash");
+  EXPECT_EQ(done.cwd, "/home/user/project");
+  EXPECT_EQ(done.owner, "browser");
+  EXPECT_EQ(done.env_names, (std::vector<std::string>{"HOME", "PATH"}));
+  EXPECT_EQ(done.status, "exited");
+  EXPECT_EQ(done.exit_code, 3);
+  EXPECT_FALSE(done.signal);
+  EXPECT_EQ(done.created_at_ms, 1100);
+  EXPECT_EQ(done.ended_at_ms, 1500);
+  EXPECT_EQ(done.bytes_out, 5000u);
+  EXPECT_EQ(done.bytes_in, 12u);
+  EXPECT_TRUE(done.scrollback_truncated);
+
+  auto events = store.session_events(run1, 2);
+  ASSERT_TRUE(events) << events.error().message;
+  ASSERT_EQ(events.value().size(), 2u);
+  EXPECT_EQ(events.value()[0].event, "started");
+  EXPECT_EQ(events.value()[1].event, "interrupted");
+  EXPECT_EQ(events.value()[1].at_ms, 9000);
+
+  // Marked once: a further run finds nothing left live.
+  ASSERT_TRUE(store.end_run(run.value().run_id, 9500));
+  auto again = store.begin_run(10000, 78);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again.value().interrupted, 0u);
+}
+
+// A daemon killed outright never closes the database: its last commits exist only in
+// the write-ahead log, which the next open must recover.
+TEST_F(MetadataStoreTest, RecoversWhatADaemonKilledMidRunCommitted) {
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    auto store = MetadataStore::open(db_path_);
+    if (!store) _exit(10);
+    auto run = store.value().begin_run(1000, getpid());
+    if (!run) _exit(11);
+    std::int64_t id = run.value().run_id;
+    if (!store.value().session_started(id, shell(1, "bash 1", 1100))) _exit(12);
+    if (!store.value().session_started(id, shell(2, "bash 2", 1200))) _exit(13);
+    if (!store.value().session_finished(id, 1, exited(0, 1300))) _exit(14);
+    _exit(0);  // no destructors: the connection is never closed, nothing checkpointed
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_EQ(WEXITSTATUS(status), 0);
+  ASSERT_GT(fs::file_size(db_path_.string() + "-wal"), 0u);
+
+  MetadataStore store = open_store();
+  auto run = store.begin_run(5000, 99);
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_EQ(run.value().interrupted, 1u);
+  auto rows = store.recent_sessions(10);
+  ASSERT_TRUE(rows) << rows.error().message;
+  ASSERT_EQ(rows.value().size(), 2u);
+  EXPECT_EQ(rows.value()[0].status, "interrupted");
+  EXPECT_EQ(rows.value()[1].status, "exited");
+  EXPECT_EQ(rows.value()[1].exit_code, 0);
+}
+
+TEST_F(MetadataStoreTest, StopTimeOfACleanRunBecomesTheEndOfWhatItLeftRunning) {
+  {
+    MetadataStore store = open_store();
+    auto run = store.begin_run(1000, 42);
+    ASSERT_TRUE(run);
+    ASSERT_TRUE(store.session_started(run.value().run_id, shell(1, "bash 1", 1100)));
+    ASSERT_TRUE(store.end_run(run.value().run_id, 2000));
+  }
+  MetadataStore store = open_store();
+  auto run = store.begin_run(3000, 43);
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run.value().interrupted, 1u);
+  auto rows = store.recent_sessions(1);
+  ASSERT_TRUE(rows);
+  ASSERT_EQ(rows.value().size(), 1u);
+  EXPECT_EQ(rows.value()[0].status, "interrupted");
+  EXPECT_EQ(rows.value()[0].ended_at_ms, 2000);
+}
+
+TEST_F(MetadataStoreTest, RecordsRenamesAndSignals) {
+  MetadataStore store = open_store();
+  auto run = store.begin_run(1000, 42);
+  ASSERT_TRUE(run);
+  std::int64_t id = run.value().run_id;
+  ASSERT_TRUE(store.session_started(id, shell(1, "bash 1", 1100)));
+  auto renamed = store.session_renamed(id, 1, "build watcher", 1200);
+  ASSERT_TRUE(renamed) << renamed.error().message;
+  ASSERT_TRUE(store.session_renamed(id, 1, "", 1300));  // empty: the app's default name
+  ASSERT_TRUE(store.session_finished(
+      id, 1, SessionOutcome{.status = "ended", .signal = SIGHUP, .ended_at_ms = 1400}));
+
+  auto rows = store.recent_sessions(1);
+  ASSERT_TRUE(rows);
+  ASSERT_EQ(rows.value().size(), 1u);
+  EXPECT_EQ(rows.value()[0].name, "");
+  EXPECT_EQ(rows.value()[0].status, "ended");
+  EXPECT_EQ(rows.value()[0].signal, SIGHUP);
+  EXPECT_FALSE(rows.value()[0].exit_code);
+  EXPECT_FALSE(rows.value()[0].scrollback_truncated);
+
+  auto events = store.session_events(id, 1);
+  ASSERT_TRUE(events);
+  ASSERT_EQ(events.value().size(), 4u);
+  EXPECT_EQ(events.value()[0].event, "started");
+  EXPECT_EQ(events.value()[1].event, "renamed");
+  EXPECT_EQ(events.value()[1].detail, "build watcher");
+  EXPECT_EQ(events.value()[1].at_ms, 1200);
+  EXPECT_EQ(events.value()[2].event, "renamed");
+  EXPECT_EQ(events.value()[2].detail, "");
+  EXPECT_EQ(events.value()[3].event, "ended");
+  EXPECT_EQ(events.value()[3].at_ms, 1400);
+}
+
+TEST_F(MetadataStoreTest, RefusesAnEnvironmentEntryThatIsNotAName) {
+  MetadataStore store = open_store();
+  auto run = store.begin_run(1000, 42);
+  ASSERT_TRUE(run);
+  std::int64_t id = run.value().run_id;
+
+  SessionRecord with_value = shell(1, "bash 1", 1100);
+  with_value.env_names = {"HOME", "API_TOKEN=sk-live-123"};
+  auto refused = store.session_started(id, with_value);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("API_TOKEN"), std::string::npos)
+      << refused.error().message;
+  EXPECT_NE(refused.error().message.find("never values"), std::string::npos);
+  // The message may reach a log; the value must not.
+  EXPECT_EQ(refused.error().message.find("sk-live-123"), std::string::npos)
+      << refused.error().message;
+
+  for (std::string bad : {"", "1PATH", "MY VAR", "PATH=", "=x", "NAME\n"}) {
+    SessionRecord record = shell(2, "bash 2", 1100);
+    record.env_names = {bad};
+    EXPECT_FALSE(store.session_started(id, record)) << "accepted \"" << bad << "\"";
+  }
+  auto rows = store.recent_sessions(10);
+  ASSERT_TRUE(rows);
+  EXPECT_TRUE(rows.value().empty());  // nothing of a refused record is kept
+
+  SessionRecord fine = shell(3, "bash 3", 1100);
+  fine.env_names = {"_private", "LC_ALL", "x1"};
+  ASSERT_TRUE(store.session_started(id, fine));
+  EXPECT_TRUE(is_env_name("WHARF_X"));
+  EXPECT_FALSE(is_env_name("A-B"));
+}
+
+// Proves the scan below can see recorded text at all (the WAL included), then that a
+// refused record leaves no trace: neither its env value nor even its harmless fields,
+// because validation happens before anything is written.
+TEST_F(MetadataStoreTest, DiskHoldsWhatWasRecordedAndNothingOfARefusedRecord) {
+  const std::string kValue = "marker-secret-value-5d3a";
+  const std::string kRefusedName = "marker-refused-tab-9b2e";
+  {
+    MetadataStore store = open_store();
+    auto run = store.begin_run(1000, 42);
+    ASSERT_TRUE(run);
+    std::int64_t id = run.value().run_id;
+    SessionRecord kept = shell(1, "marker-kept-tab-11c0", 1100);
+    kept.cwd = "/srv/marker-cwd-4f1c";
+    kept.env_names = {"MARKER_NAME_7A"};
+    ASSERT_TRUE(store.session_started(id, kept));
+
+    SessionRecord refused = shell(2, kRefusedName, 1200);
+    refused.cwd = "/srv/marker-refused-cwd";
+    refused.env_names = {"HOME", "MARKER_TOKEN=" + kValue};
+    ASSERT_FALSE(store.session_started(id, refused));
+
+    std::string bytes = on_disk(db_path_);
+    EXPECT_NE(bytes.find("marker-kept-tab-11c0"), std::string::npos);
+    EXPECT_NE(bytes.find("/srv/marker-cwd-4f1c"), std::string::npos);
+    EXPECT_NE(bytes.find("MARKER_NAME_7A"), std::string::npos);
+    EXPECT_EQ(bytes.find(kValue), std::string::npos);
+    EXPECT_EQ(bytes.find(kRefusedName), std::string::npos);
+    EXPECT_EQ(bytes.find("marker-refused-cwd"), std::string::npos);
+    EXPECT_EQ(bytes.find("MARKER_TOKEN"), std::string::npos);
+  }
+  // Closed: the log is checkpointed into the database file; same verdict.
+  std::string bytes = on_disk(db_path_);
+  EXPECT_NE(bytes.find("MARKER_NAME_7A"), std::string::npos);
+  EXPECT_EQ(bytes.find(kValue), std::string::npos);
+  EXPECT_EQ(bytes.find(kRefusedName), std::string::npos);
+}
+
+TEST_F(MetadataStoreTest, RecentSessionsAreNewestFirstAndLimited) {
+  MetadataStore store = open_store();
+  auto run1 = store.begin_run(1000, 42);
+  ASSERT_TRUE(run1);
+  ASSERT_TRUE(store.session_started(run1.value().run_id, shell(1, "a", 1100)));
+  ASSERT_TRUE(store.session_started(run1.value().run_id, shell(2, "b", 1300)));
+  ASSERT_TRUE(store.end_run(run1.value().run_id, 1400));
+  auto run2 = store.begin_run(2000, 43);
+  ASSERT_TRUE(run2);
+  // Ids restart per run; the same id in another run is another session.
+  ASSERT_TRUE(store.session_started(run2.value().run_id, shell(1, "c", 2100)));
+  ASSERT_TRUE(store.session_started(run2.value().run_id, shell(2, "d", 2100)));
+
+  auto all = store.recent_sessions(100);
+  ASSERT_TRUE(all) << all.error().message;
+  std::vector<std::string> names;
+  for (const SessionRow& row : all.value()) names.push_back(row.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"d", "c", "b", "a"}));
+
+  auto two = store.recent_sessions(2);
+  ASSERT_TRUE(two);
+  ASSERT_EQ(two.value().size(), 2u);
+  EXPECT_EQ(two.value()[0].name, "d");
+  EXPECT_EQ(two.value()[1].name, "c");
+
+  auto none = store.recent_sessions(0);
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none.value().empty());
+}
+
+TEST_F(MetadataStoreTest, RefusesWhatDoesNotFitTheLifecycle) {
+  MetadataStore store = open_store();
+  auto run = store.begin_run(1000, 42);
+  ASSERT_TRUE(run);
+  std::int64_t id = run.value().run_id;
+  ASSERT_TRUE(store.session_started(id, shell(1, "bash 1", 1100)));
+
+  auto duplicate = store.session_started(id, shell(1, "again", 1200));
+  ASSERT_FALSE(duplicate);
+  EXPECT_NE(duplicate.error().message.find("already has a session with this id"), std::string::npos)
+      << duplicate.error().message;
+  auto unknown_run = store.session_started(id + 100, shell(5, "bash 5", 1200));
+  ASSERT_FALSE(unknown_run);
+  EXPECT_NE(unknown_run.error().message.find("was never begun"), std::string::npos)
+      << unknown_run.error().message;
+
+  auto bad_status = store.session_finished(id, 1, SessionOutcome{.status = "interrupted"});
+  ASSERT_FALSE(bad_status);
+  EXPECT_NE(bad_status.error().message.find("\"exited\" or \"ended\""), std::string::npos);
+
+  ASSERT_TRUE(store.session_finished(id, 1, exited(0, 1500)));
+  auto twice = store.session_finished(id, 1, exited(1, 1600));
+  ASSERT_FALSE(twice);
+  EXPECT_NE(twice.error().message.find("already finished (exited)"), std::string::npos)
+      << twice.error().message;
+
+  auto unknown = store.session_finished(id, 9, exited(0, 1600));
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().message.find("no such session"), std::string::npos)
+      << unknown.error().message;
+  EXPECT_FALSE(store.session_renamed(id, 9, "x", 1700));
+
+  ASSERT_TRUE(store.end_run(id, 2000));
+  EXPECT_FALSE(store.end_run(id, 2100));  // already stopped
+  EXPECT_FALSE(store.end_run(id + 100, 2100));
+
+  // The first outcome stands.
+  auto rows = store.recent_sessions(10);
+  ASSERT_TRUE(rows);
+  ASSERT_EQ(rows.value().size(), 1u);
+  EXPECT_EQ(rows.value()[0].exit_code, 0);
+  EXPECT_EQ(rows.value()[0].name, "bash 1");
+}
+
+TEST_F(MetadataStoreTest, ReportsAFileThatIsNotADatabaseAndLeavesItAlone) {
+  std::string text;
+  for (int i = 0; i < 200; ++i) text += "these are my notes, not a database\n";
+  { std::ofstream(db_path_.string(), std::ios::binary) << text; }
+  ASSERT_EQ(chmod(db_path_.c_str(), 0644), 0);
+
+  auto store = MetadataStore::open(db_path_);
+  ASSERT_FALSE(store);
+  const std::string& message = store.error().message;
+  EXPECT_NE(message.find(db_path_.string()), std::string::npos) << message;
+  EXPECT_NE(message.find("not a wharf database"), std::string::npos) << message;
+  EXPECT_NE(message.find("Move it aside"), std::string::npos) << message;
+  EXPECT_EQ(read_file(db_path_), text);
+  EXPECT_EQ(mode_of(db_path_), 0644u);
+}
+
+TEST_F(MetadataStoreTest, RefusesAnotherProgramsSqliteDatabase) {
+  raw_exec(db_path_, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me');");
+  std::string before = read_file(db_path_);
+
+  auto store = MetadataStore::open(db_path_);
+  ASSERT_FALSE(store);
+  EXPECT_NE(store.error().message.find("wharf did not create"), std::string::npos)
+      << store.error().message;
+  EXPECT_EQ(read_file(db_path_), before);
+}
+
+TEST_F(MetadataStoreTest, RefusesADatabaseFromANewerWharf) {
+  { MetadataStore store = open_store(); }
+  raw_exec(db_path_, "PRAGMA user_version = 99;");
+
+  auto store = MetadataStore::open(db_path_);
+  ASSERT_FALSE(store);
+  EXPECT_NE(store.error().message.find("newer wharf (schema version 99"), std::string::npos)
+      << store.error().message;
+}
+
+TEST_F(MetadataStoreTest, ReportsPathsItCannotUse) {
+  auto missing_dir = MetadataStore::open(dir_ / "no-such-dir" / "wharf.db");
+  ASSERT_FALSE(missing_dir);
+  EXPECT_NE(missing_dir.error().message.find("No such file or directory"), std::string::npos)
+      << missing_dir.error().message;
+
+  auto directory = MetadataStore::open(dir_);
+  ASSERT_FALSE(directory);
+  EXPECT_NE(directory.error().message.find(dir_.string()), std::string::npos);
+
+  fs::create_symlink(dir_ / "elsewhere.db", db_path_);
+  auto link = MetadataStore::open(db_path_);
+  ASSERT_FALSE(link);
+  EXPECT_NE(link.error().message.find("symbolic link"), std::string::npos) << link.error().message;
+  EXPECT_FALSE(fs::exists(dir_ / "elsewhere.db"));
+}
+
+TEST_F(MetadataStoreTest, ReopensAnExistingDatabaseAndKeepsItsHistory) {
+  {
+    MetadataStore store = open_store();
+    auto run = store.begin_run(1000, 42);
+    ASSERT_TRUE(run);
+    ASSERT_TRUE(store.session_started(run.value().run_id, shell(1, "bash 1", 1100)));
+    ASSERT_TRUE(store.session_finished(run.value().run_id, 1, exited(0, 1200)));
+    ASSERT_TRUE(store.end_run(run.value().run_id, 1300));
+  }
+  MetadataStore store = open_store();
+  auto rows = store.recent_sessions(10);
+  ASSERT_TRUE(rows);
+  ASSERT_EQ(rows.value().size(), 1u);
+  EXPECT_EQ(rows.value()[0].name, "bash 1");
+}
+
+TEST_F(MetadataStoreTest, MovesOwnershipOfTheConnection) {
+  MetadataStore first = open_store();
+  MetadataStore second = std::move(first);
+  auto run = second.begin_run(1000, 42);
+  ASSERT_TRUE(run) << run.error().message;
+  auto closed = first.begin_run(1000, 42);  // NOLINT(bugprone-use-after-move): on purpose
+  ASSERT_FALSE(closed);
+  EXPECT_NE(closed.error().message.find("closed"), std::string::npos) << closed.error().message;
+
+  auto other = MetadataStore::open(dir_ / "other.db");
+  ASSERT_TRUE(other) << other.error().message;
+  second = std::move(other.value());  // closes the first connection
+  EXPECT_EQ(second.path(), dir_ / "other.db");
+  auto fresh = second.recent_sessions(10);
+  ASSERT_TRUE(fresh);
+  EXPECT_TRUE(fresh.value().empty());
+}
+
+}  // namespace
+}  // namespace wharf::store
