@@ -51,18 +51,22 @@ asan: deps
 	cmake --build --preset asan-ubsan -j $(JOBS)
 	ctest --preset asan-ubsan --parallel $(JOBS)
 
-# Each fuzzer runs for FUZZ_SECONDS from an empty corpus (or one kept in build-fuzz/).
-FUZZ_SECONDS ?= 15
-FUZZERS := control_message request_policy router
+# Each fuzzer runs a fixed number of inputs from a fixed seed, so that make check is
+# repeatable; longer exploratory runs: build-fuzz/tests/<name>_fuzzer -max_total_time=600.
+# The screen fuzzer starts from the recorded screens in tests/fixtures.
+FUZZ_RUNS ?= 50000
+FUZZERS := control_message request_policy router screen
 
 fuzz: deps
 	cmake --preset fuzz >/dev/null
 	cmake --build --preset fuzz -j $(JOBS)
 	@set -o pipefail; for f in $(FUZZERS); do \
-	  mkdir -p build-fuzz/corpus/$$f; \
-	  echo "fuzzing $$f for $(FUZZ_SECONDS) s"; \
-	  build-fuzz/tests/$${f}_fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
-	    -print_final_stats=0 build-fuzz/corpus/$$f 2>&1 | grep -E "^Done|ERROR|SUMMARY" || exit 1; \
+	  rm -rf build-fuzz/corpus/$$f; mkdir -p build-fuzz/corpus/$$f; \
+	  if [ $$f = screen ]; then cp tests/fixtures/screens/handmade/*.bin build-fuzz/corpus/$$f/; fi; \
+	  echo "fuzzing $$f: $(FUZZ_RUNS) inputs"; \
+	  build-fuzz/tests/$${f}_fuzzer -seed=1 -runs=$(FUZZ_RUNS) -max_total_time=60 -timeout=5 -max_len=2048 \
+	    -artifact_prefix=build-fuzz/ -print_final_stats=0 build-fuzz/corpus/$$f 2>&1 \
+	    | grep -E "^Done|ERROR|SUMMARY" || exit 1; \
 	done
 
 check: deps format-check test asan fuzz

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "core/repeat_guard.hpp"
+
 namespace wharf::core {
 namespace {
 
@@ -221,7 +223,7 @@ std::string render_cells(int cols, CellAt&& cell_at, bool with_sgr) {
   std::string out;
   Pen current = default_pen();
   for (int col = 0; col < end; ++col) {
-    const VTermScreenCell& cell = cell_at(col);
+    const VTermScreenCell cell = cell_at(col);  // a copy: cell_at may reuse its storage
     if (cell.chars[0] == static_cast<std::uint32_t>(-1)) continue;  // right half of a wide char
     if (with_sgr) {
       Pen pen{cell.attrs, cell.fg, cell.bg};
@@ -236,7 +238,25 @@ std::string render_cells(int cols, CellAt&& cell_at, bool with_sgr) {
       for (int i = 0; i < VTERM_MAX_CHARS_PER_CELL && cell.chars[i] != 0; ++i)
         append_utf8(out, cell.chars[i]);
     }
-    if (cell.width == 2) ++col;
+    if (cell.width == 2 && col + 1 < end) {
+      // Normally the right half follows and is skipped; if something overwrote it,
+      // what follows is placed by absolute column, as the program placed it.
+      if (cell_at(col + 1).chars[0] == static_cast<std::uint32_t>(-1)) {
+        ++col;
+      } else if (with_sgr) {
+        out += "\x1b[";
+        append_number(out, col + 2);
+        out += 'G';
+      }
+    }
+    // A cell that starts with a mark (printed where no base character preceded it)
+    // did not move the cursor when it was printed, so the next character must be
+    // placed by absolute column (CHA), or it would land on the mark.
+    if (with_sgr && may_be_zero_width(cell.chars[0])) {
+      out += "\x1b[";
+      append_number(out, col + 2);
+      out += 'G';
+    }
   }
   if (with_sgr && !is_default_pen(current)) out += "\x1b[0m";
   return out;
@@ -254,7 +274,9 @@ std::string sanitize_title(const char* raw) {
 }  // namespace
 
 Screen::Screen(TerminalSize size, std::size_t scrollback_bytes)
-    : size_(size), scrollback_limit_(scrollback_bytes) {
+    : size_(size),
+      scrollback_limit_(scrollback_bytes),
+      repeat_guard_(std::make_unique<RepeatGuard>(size.cols)) {
   vt_ = vterm_new(size.rows, size.cols);
   vterm_set_utf8(vt_, 1);
   vterm_output_set_callback(vt_, core::on_output, this);
@@ -275,9 +297,12 @@ Screen::~Screen() {
   vterm_free(vt_);
 }
 
-void Screen::feed(std::string_view bytes) {
+void Screen::feed(std::string_view raw) {
+  if (raw.empty()) return;
+  bytes_fed_ += raw.size();
+  std::string storage;
+  std::string_view bytes = repeat_guard_->filter(raw, storage);
   if (bytes.empty()) return;
-  bytes_fed_ += bytes.size();
   vterm_input_write(mode_parser_, bytes.data(), bytes.size());
   vterm_input_write(vt_, bytes.data(), bytes.size());
 }
@@ -286,6 +311,7 @@ void Screen::resize(TerminalSize size) {
   size = clamp_size(size.cols, size.rows);
   if (size == size_) return;
   size_ = size;
+  repeat_guard_->set_max_repeat(size.cols);
   vterm_set_size(vt_, size.rows, size.cols);
   vterm_set_size(mode_parser_, size.rows, size.cols);
   modes_.scroll_top = 0;
@@ -452,12 +478,15 @@ CursorState Screen::cursor() const {
   return CursorState{pos.row, pos.col, cursor_visible_};
 }
 
+// read_cell: libvterm shows reverse video (DECSCNM) by flipping every cell it reports;
+// the snapshot sets the mode itself, so it carries the cells unflipped.
 std::string Screen::render_row(int row) const {
   VTermScreenCell cell{};
   return render_cells(
       size_.cols,
       [&](int col) -> const VTermScreenCell& {
         vterm_screen_get_cell(screen_, VTermPos{row, col}, &cell);
+        if (reverse_video_) cell.attrs.reverse = cell.attrs.reverse ? 0u : 1u;  // see read_cell
         return cell;
       },
       true);
@@ -558,6 +587,7 @@ ScreenText Screen::text(std::size_t scrollback_lines) const {
         size_.cols,
         [&](int col) -> const VTermScreenCell& {
           vterm_screen_get_cell(screen_, VTermPos{row, col}, &cell);
+          if (reverse_video_) cell.attrs.reverse = cell.attrs.reverse ? 0u : 1u;  // see read_cell
           return cell;
         },
         false));

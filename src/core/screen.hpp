@@ -10,9 +10,11 @@
 // take_replies(), so a query is answered exactly once however many windows watch.
 // libvterm keeps pointers to this object, so a Screen never moves.
 //
-// Known limits (libvterm 0.1.4): the primary screen is not readable while the
-// alternate one is shown, so a snapshot taken then carries the scrollback and the
-// alternate screen only; growing the window does not pull lines back from scrollback.
+// Known limits (libvterm 0.1.4 keeps this state private): the primary screen is not
+// readable while the alternate one is shown, so a snapshot taken then carries the
+// scrollback and the alternate screen only; custom tab stops, the saved cursor (DECSC)
+// and a pending wrap at the right margin are not carried; growing the window does not
+// pull lines back from scrollback. Everything visible is exact.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +31,8 @@ struct VTermScreen;
 struct VTermState;
 
 namespace wharf::core {
+
+class RepeatGuard;
 
 struct CursorState {
   int row = 0;  // 0-based, on the visible screen
@@ -112,6 +116,7 @@ class Screen {
   // A second parser over the same bytes, only to follow the modes libvterm 0.1.4
   // tracks internally but does not expose (DECSTBM, DECCKM, mouse, paste, focus...).
   VTerm* mode_parser_ = nullptr;
+  std::unique_ptr<RepeatGuard> repeat_guard_;  // in front of libvterm (see repeat_guard.hpp)
   std::string replies_;
   std::deque<std::string> scrollback_;  // rendered lines (UTF-8 + SGR), oldest first
   std::size_t scrollback_bytes_ = 0;

@@ -10,6 +10,8 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <thread>
 
@@ -70,7 +72,17 @@ TEST(PtyProcess, ChildHoldsNoFdButItsTerminal) {
   ASSERT_TRUE(process) << process.error().message;
   pid_t pid = process.value().pid();
   std::string fd_dir = "/proc/" + std::to_string(pid) + "/fd";
-  // exec has happened once spawn returned (the report pipe closed), so this is sleep's.
+  // exec has happened once spawn returned (the report pipe closed), but the dynamic
+  // loader may still hold a library open: wait until sleep is asleep.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  for (;;) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    auto paren = text.rfind(')');
+    if (paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] == 'S') break;
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "sleep never went to sleep";
+    std::this_thread::yield();
+  }
   std::vector<std::string> seen;
   for (const auto& entry : std::filesystem::directory_iterator(fd_dir)) {
     std::string target = std::filesystem::read_symlink(entry.path()).string();

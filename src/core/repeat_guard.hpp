@@ -1,0 +1,44 @@
+// Makes REP (CSI Ps b, "repeat the previous character") safe to hand to libvterm.
+// libvterm 0.1.4 loops for ever on REP when the previous glyph has no width (nothing
+// printed yet, or a lone combining mark), which would freeze the daemon's event loop
+// on one printf. This filter sits in front of the emulator: it replaces every REP with
+// the repeated character written out (at most one row's worth), or with nothing when
+// there is no printable previous character. It also keeps escape sequences whole
+// across feeds, so it always sees a REP in one piece. For the same reason it drops CSI
+// sequences with more arguments than libvterm can hold (it writes past its array), and
+// NUL bytes, which terminals ignore and libvterm mishandles inside strings.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace wharf::core {
+
+class RepeatGuard {
+ public:
+  explicit RepeatGuard(int max_repeat) : max_repeat_(max_repeat) {}
+  void set_max_repeat(int max_repeat) { max_repeat_ = max_repeat; }
+
+  // Returns the bytes to feed now (possibly `bytes` itself, when nothing changes).
+  // `storage` backs the result when it had to be rewritten.
+  std::string_view filter(std::string_view bytes, std::string& storage);
+
+ private:
+  enum class State { kText, kEscape, kCsi, kString, kStringEscape };
+
+  int max_repeat_;
+  State state_ = State::kText;
+  std::string pending_;        // an escape sequence not yet complete at the end of a feed
+  std::string params_;         // CSI parameter and intermediate bytes so far (first 64)
+  int separators_ = 0;         // ';' and ':' in the current CSI
+  std::uint32_t last_ = 0;     // last printable code point, 0 if none
+  std::uint32_t partial_ = 0;  // UTF-8 decoding state
+  int continuation_ = 0;
+};
+
+// Characters with no width of their own (combining marks, joiners, variation
+// selectors); shared with the snapshot renderer.
+bool may_be_zero_width(std::uint32_t cp);
+
+}  // namespace wharf::core

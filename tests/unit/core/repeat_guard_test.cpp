@@ -1,0 +1,81 @@
+#include "core/repeat_guard.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/screen.hpp"
+
+namespace wharf::core {
+namespace {
+
+std::string run(RepeatGuard& guard, std::string_view in) {
+  std::string storage;
+  return std::string(guard.filter(in, storage));
+}
+
+TEST(RepeatGuard, WritesOutTheRepeatedCharacter) {
+  RepeatGuard guard(80);
+  EXPECT_EQ(run(guard, "a\x1b[3bz"), "aaaaz");
+  EXPECT_EQ(run(guard, "\x1b[b"), "z");  // the previous character carries over feeds
+  EXPECT_EQ(run(guard, "\xe6\xbc\xa2\x1b[2b"), "\xe6\xbc\xa2\xe6\xbc\xa2\xe6\xbc\xa2");
+}
+
+TEST(RepeatGuard, DropsARepeatWithNothingToRepeat) {
+  RepeatGuard guard(80);
+  EXPECT_EQ(run(guard, "\x1b[b"), "");
+  EXPECT_EQ(run(guard, "\xcc\x81\x1b[5bok"), "\xcc\x81ok");  // a lone combining mark
+}
+
+TEST(RepeatGuard, SeesARepeatWithControlsInside) {
+  RepeatGuard guard(80);
+  EXPECT_EQ(run(guard,
+                "\x1b[\x0f\x0f"
+                "b"),
+            "");  // nothing to repeat: dropped
+  EXPECT_EQ(run(guard,
+                "k\x1b[2\x0e"
+                "b"),
+            "kkk");
+  EXPECT_EQ(run(guard,
+                "\x1b[\x18"
+                "b"),
+            "\x1b[\x18"
+            "b");  // cancelled: plain text b
+  RepeatGuard fresh(80);
+  EXPECT_EQ(run(fresh, "\x1b\x1b[b"), "\x1b");  // ESC ESC [ b is still a REP
+}
+
+TEST(RepeatGuard, CapsTheCountAtOneRow) {
+  RepeatGuard guard(10);
+  EXPECT_EQ(run(guard, "x\x1b[99999999b"), "x" + std::string(10, 'x'));
+}
+
+TEST(RepeatGuard, SeesASequenceSplitAcrossFeeds) {
+  RepeatGuard guard(80);
+  std::string all;
+  for (std::string_view part : {"q\x1b", "[", "2", "b!"}) all += run(guard, part);
+  EXPECT_EQ(all, "qqq!");
+}
+
+TEST(RepeatGuard, LeavesEverythingElseAlone) {
+  RepeatGuard guard(80);
+  std::string in = "\x1b[1;31mred\x1b[0m \x1b]0;title b\x07 \x1b[?25l \x1b[>0b \x1b(B";
+  EXPECT_EQ(run(guard, in), in);
+}
+
+TEST(RepeatGuard, DropsCsiSequencesWithTooManyArguments) {
+  RepeatGuard guard(80);
+  EXPECT_EQ(run(guard, "a\x1b[3;" + std::string(40, ':') + "Hb"), "ab");
+  EXPECT_EQ(run(guard, "\x1b[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15m"),
+            "\x1b[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15m");  // 15 separators still fit
+}
+
+TEST(Screen, ARepeatBeforeAnyTextDoesNotHang) {
+  Screen screen({80, 24});
+  screen.feed("\x1b[b\xcc\x81\x1b[b");  // libvterm alone would loop for ever here
+  screen.feed("ab\x1b[3b");
+  // (libvterm gives the lone mark no width, so the 'a' lands on top of it.)
+  EXPECT_EQ(screen.text().lines[0], "abbbb");
+}
+
+}  // namespace
+}  // namespace wharf::core
