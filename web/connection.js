@@ -1,29 +1,62 @@
-// The connection: one WebSocket to the daemon, speaking docs/protocol.md version 1.
-// It carries keystrokes in and output out, keeps the session's size in step with the
-// view, and comes back by itself after a drop, except after the program exited: a
-// new session then starts only when the person asks for one (Enter).
-const PROTOCOL = 1;
+// The connection: one WebSocket to the daemon, speaking docs/protocol.md version 2.
+// One socket is one window: it sees every session (the tab bar), is attached to at most
+// one, drives it or watches it, and acknowledges the output its terminal has processed
+// (flow control). After a drop it comes back by itself with backoff and re-attaches to
+// the session this window last viewed; only the first connection of a page load may
+// start a session, so reconnecting never starts one.
+const PROTOCOL = 2;
 const MAX_MESSAGE = 64 * 1024; // the server closes the connection on larger messages
+const ACK_EVERY = 64 * 1024; // acknowledge at least this often while output streams
 const BACKOFF_FIRST_MS = 250;
 const BACKOFF_MAX_MS = 5000;
 const LIVENESS_MS = 5000; // how long a woken page waits for a pong before giving up
+const LAST_SESSION_KEY = 'wharf.lastSession'; // per window (tab): sessionStorage
+const NOTHING = new Uint8Array(0);
 
-export function openConnection({ view, status, key = new URLSearchParams(location.search).get('k') }) {
+export function openConnection({ view, status, tabs, key = new URLSearchParams(location.search).get('k') }) {
   const { term } = view;
   const encoder = new TextEncoder();
   let ws = null;
-  // connecting: until `ready`; attached: live; down: waiting to retry;
-  // ended: the program exited, waiting for Enter; refused: this page cannot go on.
+  // connecting: socket opening, no hello yet; open: greeted; down: waiting to retry;
+  // refused: this page cannot go on (no key, another protocol).
   let phase = 'connecting';
+  let mayStart = true; // until the first attach of this page load has been sent
   let backoff = BACKOFF_FIRST_MS;
   let retryTimer = 0;
   let livenessTimer = 0;
 
+  let windowId = null;
+  let sessions = []; // the last `sessions` list, in tab order
+  // The session this window is attached to: { id, name, driver, cols, rows } or null.
+  // cols/rows: the session's size as the server last told us (or as we asked, driving).
+  let attached = null;
+  let lastEnded = null; // { name, code, signal } of the session whose exit left us empty
+  let exited = null; // id of the session whose `exit` we just handled
+  // Set when the socket dropped while this window drove a session: { session, window }.
+  // If the server still counts that dead socket as the driver when we come back, the
+  // drive is ours to take back.
+  let ghost = null;
+  let snapshotNext = null; // the `snapshot` message whose binary frame comes next
+
+  // Flow control: bytes of binary output processed by xterm.js since `attached`.
+  // `epoch` changes on every attach and every socket, so callbacks of writes queued for
+  // an earlier session or socket never count towards the current one.
+  let epoch = 0;
+  let processed = 0;
+  let acked = 0;
+  let queued = 0; // writes xterm.js has not finished, whatever their epoch
+  // Set from asking for another session (attach, new) until the answer: the server
+  // counts from its next `attached`, so acknowledging the old session's bytes now would
+  // be counted against the new one.
+  let switching = false;
+
   function connect() {
     clearTimeout(retryTimer);
     phase = 'connecting';
+    epoch++;
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const query = new URLSearchParams({ k: key, cols: term.cols, rows: term.rows });
+    const { cols, rows } = view.proposedSize(); // only used if this socket starts a session
+    const query = new URLSearchParams({ k: key, cols, rows });
     let sock;
     try {
       sock = new WebSocket(`${scheme}://${location.host}/ws?${query}`);
@@ -39,15 +72,11 @@ export function openConnection({ view, status, key = new URLSearchParams(locatio
       if (livenessTimer) { clearTimeout(livenessTimer); livenessTimer = 0; }
       if (!greeted) {
         greeted = true;
-        const hello = typeof data === 'string' ? parse(data) : null;
-        if (hello?.type !== 'hello' || hello.protocol !== PROTOCOL) {
-          // A newer or unknown server: guessing could type garbage into a session.
-          refuse(`The wharf server speaks protocol ${hello?.protocol ?? '?'}; this page knows ${PROTOCOL}. Reload the page.`);
-        }
+        greet(typeof data === 'string' ? parse(data) : null);
         return;
       }
-      if (typeof data !== 'string') term.write(new Uint8Array(data));
-      else handle(parse(data));
+      if (typeof data === 'string') handle(parse(data));
+      else output(new Uint8Array(data));
     };
     sock.onclose = () => {
       if (sock !== ws) return;
@@ -56,35 +85,200 @@ export function openConnection({ view, status, key = new URLSearchParams(locatio
     };
   }
 
+  function greet(hello) {
+    if (hello?.type !== 'hello' || hello.protocol !== PROTOCOL) {
+      // A newer or unknown server: guessing could type garbage into a session.
+      refuse(`The wharf server speaks protocol ${hello?.protocol ?? '?'}; this page knows ${PROTOCOL}. Reload the page.`);
+      return;
+    }
+    phase = 'open';
+    backoff = BACKOFF_FIRST_MS;
+    windowId = hello.window ?? null;
+    status.up();
+    const last = Number(sessionStorage.getItem(LAST_SESSION_KEY));
+    const msg = { type: 'attach', start: mayStart };
+    if (Number.isInteger(last) && last > 0) msg.session = last;
+    mayStart = false;
+    request(msg);
+    showTabs();
+  }
+
   function handle(msg) {
     switch (msg?.type) {
-      case 'ready':
-        phase = 'attached';
-        backoff = BACKOFF_FIRST_MS;
-        // The server sends the whole current screen next: paint it on a clean terminal.
-        term.reset();
-        status.attached();
-        if (msg.cols !== term.cols || msg.rows !== term.rows) sendResize(term);
+      case 'sessions':
+        sessions = Array.isArray(msg.sessions) ? msg.sessions : [];
+        if (attached) attached.name = nameOf(attached.id) ?? attached.name;
+        if (!attached && status.isEmpty()) status.empty({ ended: lastEnded, others: sessions.length });
+        showTabs();
         break;
-      case 'exit':
-        phase = 'ended'; // the server closes next; that close must not reconnect
-        status.ended(msg);
+      case 'attached':
+        epoch++;
+        processed = 0;
+        acked = 0;
+        switching = false;
+        snapshotNext = null;
+        lastEnded = null;
+        exited = null;
+        attached = { id: msg.session, name: nameOf(msg.session) ?? `session ${msg.session}`,
+          driver: msg.driver === true, cols: msg.cols, rows: msg.rows };
+        try { sessionStorage.setItem(LAST_SESSION_KEY, String(msg.session)); } catch { /* private mode */ }
+        status.attached();
+        // Becoming the driver: our size is the session's from now on, say it at once.
+        if (attached.driver) sendSize(view.proposedSize(), true);
+        else if (ghost?.session === msg.session && driverOf(msg.session) === ghost.window) send({ type: 'take' });
+        ghost = null;
+        showTabs();
+        break;
+      case 'snapshot':
+        snapshotNext = msg;
+        break;
+      case 'detached':
+        if (msg.session != null && msg.session === exited) break; // `exit` already moved us on
+        leave();
+        if (msg.reason === 'ended' && sessions.some((s) => s.id !== msg.session)) {
+          // Ended without an `exit` telling where to land: the server picks.
+          request({ type: 'attach', start: false });
+        } else {
+          status.empty({ ended: lastEnded, others: sessions.filter((s) => s.id !== msg.session).length });
+        }
+        showTabs();
+        break;
+      case 'exit': {
+        const name = nameOf(msg.session) ?? attached?.name ?? `session ${msg.session}`;
+        const how = { name, code: msg.code ?? null, signal: msg.signal ?? null };
+        leave();
+        exited = msg.session;
+        if (msg.next != null) {
+          status.ended(name, how);
+          request({ type: 'attach', session: msg.next, start: false });
+        } else {
+          lastEnded = how;
+          status.empty({ ended: how, others: 0 });
+        }
+        showTabs();
+        break;
+      }
+      case 'driver':
+        if (!attached || msg.session !== attached.id) break;
+        attached.driver = msg.driver === true;
+        if (attached.driver) {
+          status.driving();
+          sendSize(view.proposedSize(), true);
+          inOrder(() => { if (attached?.driver) view.fitToContainer(); });
+        } else {
+          status.watching(); // another window took it: say so once
+          const { cols, rows } = attached;
+          inOrder(() => view.showSize(cols, rows));
+        }
+        showTabs();
+        break;
+      case 'size':
+        if (!attached) break;
+        attached.cols = msg.cols;
+        attached.rows = msg.rows;
+        // A watcher shows the session at its size, in step with the output around it.
+        if (!attached.driver) inOrder(() => { if (attached && !attached.driver) view.showSize(msg.cols, msg.rows); });
         break;
       case 'error':
-        status.error(msg.message || msg.code || 'The server refused a request.');
+        // A refused new (or attach) leaves us where we were: acknowledge again.
+        if (switching && ['limit_reached', 'start_failed', 'no_session'].includes(msg.code)) {
+          switching = false;
+          flushAck();
+        }
+        if (msg.code === 'not_driver') status.watching();
+        // An ack the server no longer expects: it crossed an exit or a switch on the
+        // wire. Nothing for a person to do about it.
+        else if (msg.code === 'bad_field' && /^ack\b/.test(msg.message ?? '')) break;
+        else status.error(msg.message || msg.code || 'The server refused a request.');
         break;
-      case 'size': // the view keeps its own fitted size; nothing to follow in protocol 1
+      case 'hello': // only ever first
       case 'pong': // only its arrival matters (see wake)
       default: // unknown types within the same protocol are additions: ignore them
         break;
     }
   }
 
+  // Binary frames: the snapshot announced just before, or live output.
+  function output(bytes) {
+    if (!attached) return; // nothing of ours (the server sends none while detached)
+    const snap = snapshotNext;
+    snapshotNext = null;
+    if (snap) {
+      // A clean terminal at the session's size, in order after what is already queued.
+      inOrder(() => {
+        term.reset();
+        view.showSize(snap.cols ?? attached?.cols ?? term.cols, snap.rows ?? attached?.rows ?? term.rows);
+      });
+      write(bytes, () => {
+        // Driving: the session follows this window, so the terminal fits the window
+        // again; the server resizes the PTY and the program repaints.
+        if (attached?.driver) {
+          view.fitToContainer();
+          sendSize(term, false);
+        }
+      });
+    } else {
+      write(bytes);
+    }
+  }
+
+  // Writes output and counts it once xterm.js has processed it; acknowledges every
+  // ACK_EVERY bytes and whenever the write queue drains.
+  function write(bytes, then) {
+    const mine = epoch;
+    queued++;
+    term.write(bytes, () => {
+      queued--;
+      if (mine === epoch) {
+        processed += bytes.length;
+        then?.();
+      }
+      if (processed - acked >= ACK_EVERY || queued === 0) flushAck();
+    });
+  }
+
+  // Runs `fn` once xterm.js has processed everything written so far, unless this
+  // window attached elsewhere (or reconnected) in the meantime.
+  function inOrder(fn) {
+    const mine = epoch;
+    queued++;
+    term.write(NOTHING, () => {
+      queued--;
+      if (mine === epoch) fn();
+      if (queued === 0) flushAck();
+    });
+  }
+
+  // Acknowledges what xterm.js has processed since `attached`, if anything is new.
+  function flushAck() {
+    if (!attached || switching || processed <= acked) return;
+    acked = processed;
+    send({ type: 'ack', bytes: processed });
+  }
+
+  // A request that moves this window to another session (or to one at all).
+  function request(msg) {
+    if (attached) switching = true;
+    send(msg);
+  }
+
+  function leave() {
+    attached = null;
+    snapshotNext = null;
+    switching = false;
+    epoch++;
+    processed = 0;
+    acked = 0;
+  }
+
   function dropped() {
     if (livenessTimer) { clearTimeout(livenessTimer); livenessTimer = 0; }
-    if (phase === 'ended' || phase === 'refused') return;
+    if (phase === 'refused') return;
     phase = 'down';
+    if (attached?.driver && windowId != null) ghost = { session: attached.id, window: windowId };
+    leave();
     status.down();
+    showTabs();
     retryTimer = setTimeout(connect, backoff);
     backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
   }
@@ -94,22 +288,45 @@ export function openConnection({ view, status, key = new URLSearchParams(locatio
     const sock = ws;
     ws = null;
     sock?.close();
+    leave();
     status.fatal(text);
+    showTabs();
+  }
+
+  function send(msg) {
+    if (phase === 'open' && ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
   }
 
   // Input goes out only while attached: typing into a half-open connection could land
-  // in a session other than the one on screen.
+  // in a session other than the one on screen. A watcher's input goes out too: the
+  // server refuses it with `not_driver`, and the notice tells the person why.
   function sendBytes(bytes) {
-    if (phase !== 'attached') return;
+    if (phase !== 'open' || !attached || ws?.readyState !== WebSocket.OPEN) return;
     for (let at = 0; at < bytes.length; at += MAX_MESSAGE) ws.send(bytes.subarray(at, at + MAX_MESSAGE));
   }
 
-  function sendJson(msg) {
-    if (phase === 'attached') ws.send(JSON.stringify(msg));
+  // Only the driver's size counts; a watcher never sends one.
+  function sendSize({ cols, rows }, force) {
+    if (!attached?.driver) return;
+    if (!force && cols === attached.cols && rows === attached.rows) return;
+    attached.cols = cols;
+    attached.rows = rows;
+    send({ type: 'resize', cols, rows });
   }
 
-  function sendResize({ cols, rows }) {
-    sendJson({ type: 'resize', cols, rows });
+  function nameOf(id) {
+    return sessions.find((s) => s.id === id)?.name;
+  }
+
+  function driverOf(id) {
+    return sessions.find((s) => s.id === id)?.driver ?? null;
+  }
+
+  function showTabs() {
+    const name = attached ? nameOf(attached.id) ?? attached.name : null;
+    document.title = name ? `${name} — wharf` : 'wharf';
+    tabs.update({ sessions, attachedId: attached?.id ?? null, driving: attached ? attached.driver : null,
+      windowId, online: phase === 'open' });
   }
 
   // After sleep or a network change a socket can be dead without the browser knowing.
@@ -117,8 +334,8 @@ export function openConnection({ view, status, key = new URLSearchParams(locatio
   function wake() {
     if (phase === 'down') {
       connect();
-    } else if (phase === 'attached' && !livenessTimer) {
-      sendJson({ type: 'ping' });
+    } else if (phase === 'open' && !livenessTimer) {
+      send({ type: 'ping' });
       livenessTimer = setTimeout(() => {
         livenessTimer = 0;
         const dead = ws;
@@ -129,29 +346,37 @@ export function openConnection({ view, status, key = new URLSearchParams(locatio
     }
   }
 
+  const actions = {
+    select(id) { if (id !== attached?.id) request({ type: 'attach', session: id, start: false }); },
+    // The new session's driver (this window) sends its size once attached.
+    newSession() { request({ type: 'new' }); },
+    end(id) { send({ type: 'end', session: id }); },
+    rename(id, name) { send({ type: 'rename', session: id, name }); },
+    take() { send({ type: 'take' }); },
+  };
+
   term.onData((data) => {
-    if (phase === 'ended') {
-      if (data === '\r') {
-        status.connecting();
-        connect();
-      }
+    // In the empty state Enter starts a session, as the panel says.
+    if (!attached) {
+      if (data === '\r' && phase === 'open' && status.isEmpty()) actions.newSession();
       return;
     }
     sendBytes(encoder.encode(data));
   });
   // onBinary carries raw bytes as one char per byte (e.g. X10 mouse reports), not text.
   term.onBinary((data) => sendBytes(Uint8Array.from(data, (ch) => ch.charCodeAt(0) & 0xff)));
-  term.onResize(sendResize);
+  view.onFitted((size) => sendSize(size, false));
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') wake(); });
   window.addEventListener('online', wake);
 
   if (!key) {
     status.fatal('This page needs its key: open the full URL that wharf printed.');
     phase = 'refused';
-    return;
+    return actions;
   }
   status.connecting();
   connect();
+  return actions;
 }
 
 function parse(text) {

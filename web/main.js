@@ -1,10 +1,23 @@
 // Boot order of the page: status first (so the loading state shows at once), then the
-// terminal, then the connection that feeds it. Later features (tabs, composer) are
-// wired here, each from its own module.
+// terminal, the tab bar, and the connection that feeds them. Later features (composer,
+// panes) are wired here, each from its own module. The status panel and the tab bar
+// only ask for things; the connection turns that into protocol messages.
 import { createStatus } from './status.js';
 import { createTerminalView } from './terminal_view.js';
+import { createTabBar } from './tab_bar.js';
 import { openConnection } from './connection.js';
 
-const status = createStatus(document.getElementById('status'));
+let connection = null; // the buttons below exist before the socket does
+const ask = (name) => (...args) => connection?.[name](...args);
+
 const view = createTerminalView(document.getElementById('terminal'));
-openConnection({ view, status });
+const status = createStatus({
+  line: document.getElementById('status'),
+  notice: document.getElementById('notice'),
+  empty: document.getElementById('empty'),
+}, { onTakeOver: ask('take'), onNewSession: ask('newSession'), focusTerminal: view.focus });
+const tabs = createTabBar(document.getElementById('tabs'), {
+  onSelect: ask('select'), onNew: ask('newSession'), onEnd: ask('end'), onRename: ask('rename'),
+  onTake: ask('take'), focusTerminal: view.focus,
+});
+connection = openConnection({ view, status, tabs });

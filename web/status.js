@@ -1,20 +1,30 @@
-// The status line: one small overlay that says what the page is waiting for or why it
-// cannot go on. A steady state (connecting, reconnecting, ended, refused) stays until
-// the next one; a server error flashes briefly over it and then gives way again.
+// What the page tells the person about its state, in three places:
+// - the status line, a small pill over the terminal's corner: connecting, reconnecting
+//   (only once an outage outlasts a short grace), a page that cannot go on, and brief
+//   flashes (a refused request, a session that ended while we moved on);
+// - the watcher notice, with a "Take over" button: shown when this window's input was
+//   refused because another window drives the session, or when it lost the drive;
+// - the empty state, a panel over the terminal when this window is attached to nothing
+//   (no session left, or the last one ended), with a "New session" button.
+// Only the notice and the panel take clicks; the status line lets them fall through.
 const DOWN_GRACE_MS = 3000; // short blips reconnect silently; only a real outage is shown
 const FLASH_MS = 5000;
+const NOTICE_MS = 8000; // after the last refused keystroke
 
-export function createStatus(el) {
+export const WATCHING_TEXT = 'Watching — another window drives this session.';
+
+export function createStatus({ line, notice, empty }, { onTakeOver, onNewSession, focusTerminal }) {
   let steady = null; // { text, kind } or null when there is nothing to say
   let flash = null;
   let downTimer = 0;
   let flashTimer = 0;
+  let noticeTimer = 0;
 
   function render() {
     const shown = flash ?? steady;
-    el.hidden = !shown;
-    el.textContent = shown?.text ?? '';
-    el.dataset.kind = shown?.kind ?? '';
+    line.hidden = !shown;
+    line.textContent = shown?.text ?? '';
+    line.dataset.kind = shown?.kind ?? '';
   }
 
   function setSteady(next) {
@@ -24,11 +34,49 @@ export function createStatus(el) {
     render();
   }
 
+  // The notice: text plus one button, built once.
+  const noticeText = document.createElement('span');
+  noticeText.textContent = `${WATCHING_TEXT} `;
+  const takeButton = document.createElement('button');
+  takeButton.type = 'button';
+  takeButton.textContent = 'Take over?';
+  takeButton.addEventListener('click', () => { hideNotice(); onTakeOver(); focusTerminal(); });
+  notice.replaceChildren(noticeText, takeButton);
+  notice.hidden = true;
+  keepFocusOut(notice);
+
+  function hideNotice() {
+    clearTimeout(noticeTimer);
+    noticeTimer = 0;
+    notice.hidden = true;
+  }
+
+  // The empty state: a heading, a line of explanation and one button.
+  const emptyTitle = document.createElement('h2');
+  const emptyText = document.createElement('p');
+  const newButton = document.createElement('button');
+  newButton.type = 'button';
+  newButton.textContent = 'New session';
+  newButton.addEventListener('click', () => { onNewSession(); focusTerminal(); });
+  const emptyHint = document.createElement('p');
+  emptyHint.className = 'hint';
+  emptyHint.textContent = 'or press Enter';
+  const card = document.createElement('div');
+  card.className = 'card';
+  card.replaceChildren(emptyTitle, emptyText, newButton, emptyHint);
+  empty.replaceChildren(card);
+  empty.hidden = true;
+  keepFocusOut(empty);
+
   return {
     connecting() { setSteady({ text: 'Connecting…', kind: 'info' }); },
-    attached() { setSteady(null); },
+    // The server greeted us: whatever we were waiting for is over.
+    up() { if (steady?.kind !== 'error') setSteady(null); },
     // Called on every drop; the message appears only if the outage outlasts the grace.
+    // Buttons that need the server go away at once: they could not work meanwhile.
     down() {
+      hideNotice();
+      empty.hidden = true;
       if (downTimer || steady?.kind === 'warn') return;
       downTimer = setTimeout(() => {
         downTimer = 0;
@@ -36,17 +84,50 @@ export function createStatus(el) {
         render();
       }, DOWN_GRACE_MS);
     },
-    ended({ code, signal }) {
-      const how = signal ? `killed by ${signal}` : code == null ? 'exited' : `exit code ${code}`;
-      setSteady({ text: `Session ended (${how}). Press Enter to start a new session.`, kind: 'ended' });
-    },
     // The page cannot go on by itself (no key, unknown protocol): stays until reload.
-    fatal(text) { setSteady({ text, kind: 'error' }); },
-    error(text) {
+    fatal(text) {
+      hideNotice();
+      empty.hidden = true;
+      setSteady({ text, kind: 'error' });
+    },
+    error(text, kind = 'error') {
       clearTimeout(flashTimer);
-      flash = { text, kind: 'error' };
+      flash = { text, kind };
       flashTimer = setTimeout(() => { flash = null; render(); }, FLASH_MS);
       render();
     },
+    // A session ended and the page moved on (to a neighbour): say so briefly.
+    ended(name, exit) { this.error(`${name} ended (${howEnded(exit)}).`, 'ended'); },
+    attached() {
+      empty.hidden = true;
+      hideNotice();
+    },
+    // Attached to nothing. `ended`: { name, code, signal } when the session just ended.
+    empty({ ended = null, others = 0 } = {}) {
+      hideNotice();
+      emptyTitle.textContent = ended ? `${ended.name} ended (${howEnded(ended)})` : 'No session';
+      emptyText.textContent = others > 0
+        ? 'Pick a session in the tab bar, or start a new one.'
+        : 'No sessions are running.';
+      empty.hidden = false;
+    },
+    isEmpty() { return !empty.hidden; },
+    // Input was refused, or another window took the session: say why nothing happens.
+    watching() {
+      notice.hidden = false;
+      clearTimeout(noticeTimer);
+      noticeTimer = setTimeout(hideNotice, NOTICE_MS);
+    },
+    driving() { hideNotice(); },
   };
+}
+
+function howEnded({ code, signal }) {
+  if (signal) return `killed by ${signal}`;
+  return code == null ? 'exited' : `exit code ${code}`;
+}
+
+// Clicking a panel's background must not pull focus out of the terminal.
+function keepFocusOut(el) {
+  el.addEventListener('mousedown', (event) => { if (event.target === el) event.preventDefault(); });
 }

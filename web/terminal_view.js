@@ -1,9 +1,17 @@
-// The terminal view: one xterm.js instance fitted to its container. It only draws and
-// collects keystrokes; where bytes come from and go to is connection.js's business.
+// The terminal view: one xterm.js instance in its container. It only draws and collects
+// keystrokes; where bytes come from and go to is connection.js's business.
+//
+// Two ways to size it. While this window drives its session the terminal fits the
+// container and the session follows (connection.js sends the size). While it watches,
+// the session keeps the driver's size and the terminal shows exactly that size (clipped
+// or with a margin), because the same bytes laid out at another width would wrap
+// differently from the driver's screen; a screen larger than the container is scaled
+// down to fit, so a small window still sees all of it (prompt included).
 import { Terminal } from './vendor/xterm/xterm.mjs';
 import { FitAddon } from './vendor/addon-fit/addon-fit.mjs';
 import { WebglAddon } from './vendor/addon-webgl/addon-webgl.mjs';
 import { Unicode11Addon } from './vendor/addon-unicode11/addon-unicode11.mjs';
+import { silenceQueries } from './terminal_queries.js';
 
 const theme = {
   background: '#0e1116',
@@ -36,9 +44,33 @@ export function createTerminalView(container) {
   term.loadAddon(fit);
   term.loadAddon(new Unicode11Addon());
   term.unicode.activeVersion = '11';
+  silenceQueries(term);
   term.open(container);
   useWebglIfPossible(term);
-  fit.fit();
+
+  let fixed = null; // { cols, rows } while showing another window's size, else null (fit)
+  const fitted = new Set(); // listeners told after the container changed the fitted size
+  function refit() {
+    if (fixed) {
+      scaleToContainer();
+      return;
+    }
+    const before = `${term.cols}x${term.rows}`;
+    fit.fit();
+    if (`${term.cols}x${term.rows}` !== before) for (const listener of fitted) listener(term);
+  }
+  refit();
+
+  function scaleToContainer() {
+    const screen = term.element?.querySelector('.xterm-screen');
+    if (!screen) return;
+    const style = getComputedStyle(container);
+    const width = container.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const height = container.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    const scale = fixed && screen.offsetWidth > 0 && screen.offsetHeight > 0
+      ? Math.min(1, width / screen.offsetWidth, height / screen.offsetHeight) : 1;
+    term.element.style.transform = scale < 1 ? `scale(${scale})` : '';
+  }
 
   // The container follows the window (and, later, layout changes such as a side pane),
   // so observing it covers every reason to refit. One fit per frame is enough.
@@ -46,10 +78,10 @@ export function createTerminalView(container) {
   new ResizeObserver(() => {
     if (pending) return;
     pending = true;
-    requestAnimationFrame(() => { pending = false; fit.fit(); });
+    requestAnimationFrame(() => { pending = false; refit(); });
   }).observe(container);
   // Cell size depends on the font; measure again once web/system fonts have settled.
-  document.fonts?.ready.then(() => fit.fit());
+  document.fonts?.ready.then(refit);
 
   // Keystrokes must land in the terminal: take focus at start, and take it back when
   // the window returns or a click leaves nothing focused. A control that holds focus
@@ -63,7 +95,32 @@ export function createTerminalView(container) {
   document.addEventListener('pointerup', reclaim);
   focus();
 
-  return { term, focus, fit: () => fit.fit() };
+  return {
+    term,
+    focus,
+    // The size fitting the container would give (cols and rows), whatever the mode.
+    proposedSize() {
+      const dims = fit.proposeDimensions();
+      return dims && dims.cols > 0 && dims.rows > 0 ? dims : { cols: term.cols, rows: term.rows };
+    },
+    // Driving: the terminal takes the container's size from now on.
+    fitToContainer() {
+      fixed = null;
+      container.classList.remove('fixed-size');
+      scaleToContainer();
+      fit.fit();
+    },
+    // Watching: the terminal keeps exactly this size, whatever the container does.
+    showSize(cols, rows) {
+      fixed = { cols, rows };
+      container.classList.add('fixed-size');
+      if (term.cols !== cols || term.rows !== rows) term.resize(cols, rows);
+      // The renderer sizes its screen element on the next frame.
+      requestAnimationFrame(scaleToContainer);
+    },
+    // `listener(term)` runs when the container changed the fitted size (driving only).
+    onFitted(listener) { fitted.add(listener); },
+  };
 }
 
 // WebGL is much faster for busy output; the DOM renderer is the safe default. A GPU

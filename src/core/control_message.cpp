@@ -141,6 +141,9 @@ ClientMessage parse_client_message(std::string_view text) {
   }
   if (type == "rename") {
     auto session = f.session_id("session", true);
+    const json::value* given = obj->if_contains("name");
+    if (given == nullptr || !given->is_string())
+      return field_error(type, "name", "a string (empty restores the default name)");
     std::string name = f.text("name");
     return checked(f, RenameRequest{session.value_or(0), std::move(name)});
   }

@@ -48,7 +48,8 @@ bool may_be_zero_width(std::uint32_t cp) {
   return false;
 }
 
-std::string_view RepeatGuard::filter(std::string_view bytes, std::string& storage) {
+std::string_view RepeatGuard::filter(std::string_view bytes, std::string& storage,
+                                     std::vector<std::size_t>& alternate_entries) {
   // A sequence held back from the last feed is processed again, from its ESC.
   std::string joined;
   std::string_view input = bytes;
@@ -133,6 +134,18 @@ std::string_view RepeatGuard::filter(std::string_view bytes, std::string& storag
             rewrite = true;
             out.append(input.substr(copied_to, seq_start - copied_to));
             copied_to = i + 1;
+          } else if (c == 'h' && params_.starts_with("?")) {
+            std::string_view list = std::string_view(params_).substr(1);
+            while (!list.empty()) {
+              std::string_view item = list.substr(0, list.find(';'));
+              if (item == "47" || item == "1047" || item == "1049") {
+                std::size_t before = seq_start - copied_to;
+                alternate_entries.push_back(rewrite ? out.size() + before : seq_start);
+                break;
+              }
+              if (item.size() == list.size()) break;
+              list.remove_prefix(item.size() + 1);
+            }
           } else if (c == 'b' && plain) {
             rewrite = true;
             out.append(input.substr(copied_to, seq_start - copied_to));

@@ -6,12 +6,14 @@
 // there is no printable previous character. It also keeps escape sequences whole
 // across feeds, so it always sees a REP in one piece. For the same reason it drops CSI
 // sequences with more arguments than libvterm can hold (it writes past its array), and
-// NUL bytes, which terminals ignore and libvterm mishandles inside strings.
+// NUL bytes, which terminals ignore and libvterm mishandles inside strings. Since it
+// already follows the sequences, it also reports where the alternate screen is entered.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace wharf::core {
 
@@ -22,7 +24,11 @@ class RepeatGuard {
 
   // Returns the bytes to feed now (possibly `bytes` itself, when nothing changes).
   // `storage` backs the result when it had to be rewritten.
-  std::string_view filter(std::string_view bytes, std::string& storage);
+  // `alternate_entries` receives the offsets (in the result) where a switch to the
+  // alternate screen (DECSET 47, 1047 or 1049) begins, so the caller can look at the
+  // primary screen just before it disappears.
+  std::string_view filter(std::string_view bytes, std::string& storage,
+                          std::vector<std::size_t>& alternate_entries);
 
  private:
   enum class State { kText, kEscape, kCsi, kString, kStringEscape };

@@ -301,10 +301,23 @@ void Screen::feed(std::string_view raw) {
   if (raw.empty()) return;
   bytes_fed_ += raw.size();
   std::string storage;
-  std::string_view bytes = repeat_guard_->filter(raw, storage);
+  std::vector<std::size_t> alternate_entries;
+  std::string_view bytes = repeat_guard_->filter(raw, storage, alternate_entries);
   if (bytes.empty()) return;
   vterm_input_write(mode_parser_, bytes.data(), bytes.size());
-  vterm_input_write(vt_, bytes.data(), bytes.size());
+  // The primary screen becomes unreadable in libvterm once the alternate one is on, so
+  // it is rendered just before the switch, for snapshots taken meanwhile.
+  std::size_t fed = 0;
+  for (std::size_t at : alternate_entries) {
+    vterm_input_write(vt_, bytes.data() + fed, at - fed);
+    fed = at;
+    if (!alternate_screen_) {
+      primary_rows_.clear();
+      for (int row = 0; row < size_.rows; ++row) primary_rows_.push_back(render_row(row));
+      primary_cursor_ = cursor();
+    }
+  }
+  vterm_input_write(vt_, bytes.data() + fed, bytes.size() - fed);
 }
 
 void Screen::resize(TerminalSize size) {
@@ -350,6 +363,7 @@ void Screen::on_termprop(int prop, const void* raw) {
       break;
     case VTERM_PROP_ALTSCREEN:
       alternate_screen_ = value->boolean != 0;
+      if (!alternate_screen_) primary_rows_.clear();  // readable again
       break;
     case VTERM_PROP_TITLE:
       title_ = sanitize_title(value->string);
@@ -510,7 +524,21 @@ std::string Screen::snapshot(std::size_t scrollback_lines) const {
     }
     for (int i = 1; i < size_.rows; ++i) out += "\r\n";
   }
-  if (alternate_screen_) csi("?1049h");
+  if (alternate_screen_) {
+    // The primary screen as it was when the program switched away, and its cursor, so
+    // that it comes back when the program leaves the alternate screen (1049 restores
+    // the cursor it saved here).
+    csi("H");
+    for (std::size_t row = 0; row < primary_rows_.size(); ++row) {
+      if (primary_rows_[row].empty()) continue;
+      csi(std::to_string(row + 1) + ";1H");
+      out += primary_rows_[row];
+    }
+    if (!primary_rows_.empty())
+      csi(std::to_string(primary_cursor_.row + 1) + ";" + std::to_string(primary_cursor_.col + 1) +
+          "H");
+    csi("?1049h");
+  }
   csi("H");
   for (int row = 0; row < size_.rows; ++row) {
     std::string line = render_row(row);

@@ -10,9 +10,9 @@
 // take_replies(), so a query is answered exactly once however many windows watch.
 // libvterm keeps pointers to this object, so a Screen never moves.
 //
-// Known limits (libvterm 0.1.4 keeps this state private): the primary screen is not
-// readable while the alternate one is shown, so a snapshot taken then carries the
-// scrollback and the alternate screen only; custom tab stops, the saved cursor (DECSC)
+// libvterm 0.1.4 cannot show the primary screen while the alternate one is on, so
+// the primary is rendered at the moment of the switch and carried in snapshots.
+// Known limits (libvterm keeps this state private): custom tab stops, the saved cursor (DECSC)
 // and a pending wrap at the right margin are not carried; growing the window does not
 // pull lines back from scrollback. Everything visible is exact.
 #pragma once
@@ -129,6 +129,8 @@ class Screen {
   int cursor_shape_ = 1;
   bool reverse_video_ = false;
   InputModes modes_;
+  std::vector<std::string> primary_rows_;  // rendered just before the alternate screen
+  CursorState primary_cursor_;
 };
 
 // Removes the SGR sequences snapshot lines carry, leaving their text.

@@ -145,17 +145,10 @@ void WebSocketSession::handle_text(std::string_view text) {
             if (applied && applied.value() == before) send_text(core::size_message(before));
           }
         } else if constexpr (std::is_same_v<T, core::AckRequest>) {
-          switch (budget_.on_ack(m.bytes)) {
-            case core::OutputBudget::Ack::kInvalid:
-              send_text(core::error_message(
-                  "bad_field", "ack: 'bytes' must be the running total of output received"));
-              break;
-            case core::OutputBudget::Ack::kResync:
-              if (session_) send_snapshot();
-              break;
-            case core::OutputBudget::Ack::kAccepted:
-              break;
-          }
+          // An ack that does not fit (one in flight across an exit or a switch of
+          // session) is ignored: the window's next ack will be right.
+          if (budget_.on_ack(m.bytes) == core::OutputBudget::Ack::kResync && session_)
+            send_snapshot();
         }
       },
       message);
@@ -221,7 +214,6 @@ void WebSocketSession::on_resize(core::TerminalSize size) {
 void WebSocketSession::on_exit(core::SessionId id, const core::ExitStatus& status,
                                std::optional<core::SessionId> next) {
   session_.reset();
-  budget_.reset();
   send_text(core::exit_message(id, status, next));
 }
 

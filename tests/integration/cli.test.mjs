@@ -48,6 +48,7 @@ test('the version is the same in --version, /api/status and hello', async (t) =>
   t.after(() => ws.close());
   const { hello } = await ws.handshake();
   assert.ok(hello.server.includes(status.version), `hello.server ${hello.server} vs ${status.version}`);
+  assert.equal(hello.protocol, status.protocol, 'the same protocol version in hello and /api/status');
 });
 
 test('wharf serve prints exactly one line, the URL, on stdout and logs on stderr; SIGTERM exits 0', async (t) => {
@@ -70,7 +71,7 @@ test('wharf serve prints exactly one line, the URL, on stdout and logs on stderr
   assert.equal((await httpGet(d, `/?k=${key}`)).status, 200);
   assert.equal((await httpGet(d, '/')).status, 403);
   const ws = await openWs(d);
-  await ws.handshake();
+  await ws.attach({ start: true });
   await ws.waitForPrompt();
   ws.type('echo line-$((1+1))\r');
   await ws.waitForOutput('line-2');

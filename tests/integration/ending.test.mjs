@@ -1,10 +1,11 @@
 // Ending a session, by request or by stopping the daemon, leaves nothing behind: no
 // process of the session survives (even jobs that ignore SIGHUP and SIGTERM, in their
-// own process groups), and the daemon keeps no zombie.
+// own process groups), and the daemon keeps no zombie. Ending a session detaches its
+// windows (they stay connected); stopping the daemon closes every window with 1000.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDaemon, waitFor } from '../support/daemon.mjs';
-import { openWs, stopDaemon, sessionMembers, childrenOf, zombieChildrenOf, describeProcs, within, procStat, killSession } from '../support/ws_client.mjs';
+import { openWs, attachedWindow, stopDaemon, sessionMembers, childrenOf, zombieChildrenOf, describeProcs, within, procStat, killSession } from '../support/ws_client.mjs';
 
 // Starts, in the attached shell, background jobs that a naive "SIGHUP the process group"
 // would miss: HUP-ignoring jobs in their own process groups, a nohup child, a job that
@@ -26,31 +27,38 @@ async function startStubbornJobs(ws, shellPid) {
 
 // Every test has its own daemon, so they run side by side.
 describe('ending a session', { concurrency: 3 }, () => {
-  test('`end` ends the shell and every process of its session, with exit then close 1000, and no zombie is left', async (t) => {
+  test('`end` ends the shell and every process of its session, with exit to its windows (which stay connected), and no zombie is left', async (t) => {
     const d = await startDaemon();
     t.after(() => stopDaemon(d));
-    const ws = await openWs(d);
-    t.after(() => ws.close());
-    const { ready } = await ws.handshake();
-    t.after(() => killSession(ready.pid));
-    await ws.waitForPrompt();
-    const before = await startStubbornJobs(ws, ready.pid);
+    const { ws, attached } = await attachedWindow(t, d);
+    const watcher = await openWs(d);
+    t.after(() => watcher.close());
+    assert.equal((await watcher.attach()).session, attached.session);
+    const before = await startStubbornJobs(ws, attached.pid);
+    const nw = watcher.messages.length;
 
     const n = ws.messages.length;
     ws.send({ type: 'end' });
     const exit = await ws.waitForMessage('exit', { from: n, timeout: 20000 });
-    assert.equal(exit.session, ready.session);
+    assert.equal(exit.session, attached.session);
     assert.ok(exit.code === null || Number.isInteger(exit.code), `exit.code: ${exit.code}`);
     assert.ok(exit.signal === null || typeof exit.signal === 'string', `exit.signal: ${exit.signal}`);
     assert.ok(exit.code !== null || exit.signal !== null, 'exit says how the program ended');
-    const closed = await ws.waitForClose();
-    assert.equal(closed.code, 1000);
+    assert.equal(exit.next, null, 'no other session to land on');
+    const seen = await watcher.waitForMessage('exit', { from: nw });
+    assert.deepEqual(seen, exit, 'the watching window gets the same exit');
+    // Ending a session is not closing its windows.
+    await ws.request({ type: 'ping' }, 'pong');
+    await watcher.request({ type: 'ping' }, 'pong');
+    assert.ok(ws.isOpen && watcher.isOpen);
+    const list = await ws.waitForMessage((m) => m.type === 'sessions' && m.sessions.length === 0, { from: n });
+    assert.deepEqual(list.sessions, []);
 
-    await waitFor(() => sessionMembers(ready.pid).length === 0, { timeout: 5000, what: 'no process of the session left' })
-      .catch((e) => { e.message += `\nsurvivors:\n${describeProcs(sessionMembers(ready.pid))}`; throw e; });
+    await waitFor(() => sessionMembers(attached.pid).length === 0, { timeout: 5000, what: 'no process of the session left' })
+      .catch((e) => { e.message += `\nsurvivors:\n${describeProcs(sessionMembers(attached.pid))}`; throw e; });
     for (const p of before) {
       const st = procStat(p.pid);
-      assert.ok(!st || st.state === 'Z' || st.session !== ready.pid, `${p.pid} (${p.comm}) survived`);
+      assert.ok(!st || st.state === 'Z' || st.session !== attached.pid, `${p.pid} (${p.comm}) survived`);
     }
     await waitFor(() => zombieChildrenOf(d.child.pid).length === 0, { timeout: 5000, what: 'no zombie children of the daemon' })
       .catch((e) => { e.message += `\n${describeProcs(zombieChildrenOf(d.child.pid))}`; throw e; });
@@ -60,24 +68,34 @@ describe('ending a session', { concurrency: 3 }, () => {
   });
 
   for (const signal of ['SIGTERM', 'SIGINT']) {
-    test(`${signal} to the daemon ends the live session and all its jobs, then the daemon exits 0`, async (t) => {
+    test(`${signal} to the daemon ends every live session and all their jobs, closes every window with 1000, then the daemon exits 0`, async (t) => {
       const d = await startDaemon();
       t.after(() => stopDaemon(d));
-      const ws = await openWs(d);
-      t.after(() => ws.close());
-      const { ready } = await ws.handshake();
-      t.after(() => killSession(ready.pid));
-      await ws.waitForPrompt();
-      await startStubbornJobs(ws, ready.pid);
+      const { ws, attached } = await attachedWindow(t, d);
+      await startStubbornJobs(ws, attached.pid);
+      // A second session with its own window, and a window attached to nothing.
+      const second = await openWs(d);
+      t.after(() => second.close());
+      const other = await second.newSession();
+      assert.equal(other.type, 'attached', JSON.stringify(other));
+      t.after(() => killSession(other.pid));
+      await second.waitForPrompt();
+      const idle = await openWs(d);
+      t.after(() => idle.close());
+      assert.equal(childrenOf(d.child.pid).length, 2);
 
       d.child.kill(signal);
       const { code, signal: sig } = await within(d.exited, 20000, `daemon to exit after ${signal}`);
       assert.equal(sig, null, `the daemon exits by itself, not by ${sig}`);
       assert.equal(code, 0, `exit code after ${signal}; stderr:\n${d.stderr}`);
-      await waitFor(() => sessionMembers(ready.pid).length === 0, { timeout: 3000, what: 'no process of the session left' })
-        .catch((e) => { e.message += `\nsurvivors:\n${describeProcs(sessionMembers(ready.pid))}`; throw e; });
-      const closed = await ws.waitForClose();
-      assert.equal(closed.code, 1000, 'the daemon closes the connection normally when stopping');
+      for (const pid of [attached.pid, other.pid]) {
+        await waitFor(() => sessionMembers(pid).length === 0, { timeout: 3000, what: `no process of session ${pid} left` })
+          .catch((e) => { e.message += `\nsurvivors:\n${describeProcs(sessionMembers(pid))}`; throw e; });
+      }
+      for (const w of [ws, second, idle]) {
+        const closed = await w.waitForClose();
+        assert.equal(closed.code, 1000, `window ${w.window}: the daemon closes the connection normally when stopping`);
+      }
     });
   }
 });

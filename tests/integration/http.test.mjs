@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { startDaemon } from '../support/daemon.mjs';
-import { httpGet, stopDaemon, tryUpgrade, openWs, rawHttp, statusCodes } from '../support/ws_client.mjs';
+import { httpGet, stopDaemon, tryUpgrade, openWs, rawHttp, statusCodes, killSession } from '../support/ws_client.mjs';
 
 let d;
 const wrongKey = randomBytes(16).toString('hex');
@@ -175,7 +175,6 @@ test('the key never appears in the logs, whatever was requested', async () => {
   const refusedWrongKey = await tryUpgrade(d, { key: wrongKey, origin: d.origin });
   assert.equal(refusedWrongKey.upgraded, false);
   const ws = await openWs(d);
-  await ws.handshake();
   await ws.close();
   // A last request the daemon must have answered, so anything it logs about the ones
   // before is already written.
@@ -194,12 +193,13 @@ test('even at --log-level trace the key never appears in the logs', async (t) =>
   await httpGet(v, '/api/status', { headers: { 'X-Wharf-Key': v.key } });
   await tryUpgrade(v, { origin: 'http://evil.example' });
   const ws = await openWs(v);
-  await ws.handshake();
+  const attached = await ws.attach({ start: true });
   await ws.waitForPrompt();
   const from = ws.textLength;
   ws.type('echo traced-$((1+1))\r');
   await ws.waitForOutput('traced-2', { from });
   await ws.close();
+  killSession(attached.pid);
   assert.equal((await httpGet(v, '/api/status', { headers: { 'X-Wharf-Key': v.key } })).status, 200);
   assert.ok(v.stderr.length > 0);
   assert.ok(!v.stderr.includes(v.key), `stderr at trace level contains the key:\n${v.stderr}`);

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { startDaemon, waitFor } from '../support/daemon.mjs';
-import { tryUpgrade, openWs, childrenOf, httpGet, stopDaemon, procStat } from '../support/ws_client.mjs';
+import { tryUpgrade, openWs, childrenOf, httpGet, stopDaemon, procStat, killSession } from '../support/ws_client.mjs';
 
 // Every test has its own daemon, so they run side by side.
 describe('WebSocket handshake checks', { concurrency: 3 }, () => {
@@ -46,33 +46,58 @@ describe('WebSocket handshake checks', { concurrency: 3 }, () => {
     assert.deepEqual(childrenOf(d.child.pid), [], 'the daemon must have no child process after refused handshakes');
   });
 
-  test('a WebSocket with key and Origin gets hello (protocol 1) then ready, and starts exactly one shell', async (t) => {
+  test('a WebSocket with key and Origin gets hello (protocol 2, its window id) then the sessions list, and starts nothing until it attaches', async (t) => {
     const d = await startDaemon();
     t.after(() => stopDaemon(d));
     assert.deepEqual(childrenOf(d.child.pid), []);
     const ws = await openWs(d);
     t.after(() => ws.close());
-    const { hello, ready } = await ws.handshake();
+    const { hello, sessions } = await ws.handshake();
     assert.equal(ws.messages[0].type, 'hello', 'hello is the first message');
-    assert.equal(hello.protocol, 1);
+    assert.equal(hello.protocol, 2);
     assert.equal(typeof hello.server, 'string');
     assert.match(hello.server, /wharf/);
-    assert.ok(ws.messages.indexOf(ready) > ws.messages.indexOf(hello), 'ready comes after hello');
-    assert.ok(ready.session !== undefined && ready.session !== null && ready.session !== '', 'ready carries a session id');
-    assert.ok(Number.isInteger(ready.pid) && ready.pid > 1, `ready carries the pid: ${ready.pid}`);
-    assert.ok(Number.isInteger(ready.cols) && ready.cols >= 1 && ready.cols <= 500);
-    assert.ok(Number.isInteger(ready.rows) && ready.rows >= 1 && ready.rows <= 300);
+    assert.ok(Number.isInteger(hello.window) && hello.window > 0, `hello carries the window id: ${hello.window}`);
+    assert.equal(sessions.type, 'sessions', 'the sessions list comes right after hello');
+    assert.deepEqual(sessions.sessions, [], 'a fresh daemon has no session');
+    // Connecting is not attaching: nothing runs yet.
+    const idle = JSON.parse((await httpGet(d, '/api/status', { headers: { 'X-Wharf-Key': d.key } })).body);
+    assert.equal(idle.sessions, 0);
+    assert.equal(idle.protocol, 2);
+    assert.deepEqual(childrenOf(d.child.pid), [], 'an open window alone starts nothing');
+
+    const n = ws.messages.length;
+    const attached = await ws.attach({ start: true });
+    const replies = ws.messages.slice(n);
+    const at = replies.indexOf(attached);
+    assert.equal(replies[at + 1]?.type, 'snapshot', `the snapshot message follows attached: ${JSON.stringify(replies)}`);
+    assert.equal(replies[at + 1].session, attached.session);
+    assert.equal(replies[at + 1].bytes, ws.lastSnapshot.bytes.length, 'the binary frame after snapshot is `bytes` long');
+    assert.ok(Number.isInteger(attached.session) && attached.session > 0, `attached carries a positive session id: ${attached.session}`);
+    assert.equal(attached.driver, true, 'the window that started the session drives it');
+    assert.ok(Number.isInteger(attached.pid) && attached.pid > 1, `attached carries the pid: ${attached.pid}`);
+    assert.ok(Number.isInteger(attached.cols) && attached.cols >= 1 && attached.cols <= 500);
+    assert.ok(Number.isInteger(attached.rows) && attached.rows >= 1 && attached.rows <= 300);
+    t.after(() => killSession(attached.pid));
+    await ws.waitForPrompt();
     // The pid is the daemon's child, leader of its own session and process group, with a
     // controlling terminal.
     const kids = await waitFor(() => { const k = childrenOf(d.child.pid); return k.length ? k : null; }, { what: 'the session child' });
-    assert.deepEqual(kids, [ready.pid]);
-    const st = procStat(ready.pid);
+    assert.deepEqual(kids, [attached.pid]);
+    const st = procStat(attached.pid);
     assert.ok(st, 'the session process exists');
-    assert.equal(st.session, ready.pid, 'the child leads its own session');
-    assert.equal(st.pgrp, ready.pid, 'the child leads its own process group');
+    assert.equal(st.session, attached.pid, 'the child leads its own session');
+    assert.equal(st.pgrp, attached.pid, 'the child leads its own process group');
     assert.notEqual(st.ttyNr, 0, 'the child has a controlling terminal');
     const status = JSON.parse((await httpGet(d, '/api/status', { headers: { 'X-Wharf-Key': d.key } })).body);
     assert.equal(status.sessions, 1);
+    assert.equal(status.attached, 1);
+    // Every window (this one included) was told about the new session.
+    const list = await ws.waitForMessage((m) => m.type === 'sessions' && m.sessions.length === 1 && m.sessions[0].driver !== null, { from: n, what: 'the list with the new session and its driver' });
+    assert.equal(list.sessions[0].id, attached.session);
+    assert.equal(list.sessions[0].driver, hello.window, 'the list names this window as the driver');
+    assert.equal(list.sessions[0].windows, 1);
+    assert.equal(list.sessions[0].status, 'running');
   });
 
   test('Host localhost:PORT with Origin http://localhost:PORT is accepted', async (t) => {
@@ -80,7 +105,10 @@ describe('WebSocket handshake checks', { concurrency: 3 }, () => {
     t.after(() => stopDaemon(d));
     const ws = await openWs(d, { origin: `http://localhost:${d.port}`, headers: { Host: `localhost:${d.port}` } });
     t.after(() => ws.close());
-    const { hello } = await ws.handshake();
-    assert.equal(hello.protocol, 1);
+    assert.equal(ws.hello.protocol, 2);
+    const attached = await ws.attach({ start: true });
+    t.after(() => killSession(attached.pid));
+    assert.equal(attached.driver, true);
+    await ws.waitForPrompt();
   });
 });

@@ -10,18 +10,15 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { startDaemon, waitFor, wharfBin } from '../support/daemon.mjs';
-import { openWs, stopDaemon, fdTargets, environOf, cmdline, httpGet, procStat, within, killSession } from '../support/ws_client.mjs';
+import { openWs, attachedWindow, stopDaemon, fdTargets, environOf, cmdline, httpGet, procStat, within } from '../support/ws_client.mjs';
 
-// A daemon plus one attached connection whose shell has printed its prompt.
+// A daemon plus one window that started (and drives) a session whose shell has printed
+// its prompt.
 async function shellSession(t, { env, cwd, query = '' } = {}) {
   const d = await startDaemon({ env, cwd });
   t.after(() => stopDaemon(d));
-  const ws = await openWs(d, { query });
-  t.after(() => ws.close());
-  const { hello, ready } = await ws.handshake();
-  t.after(() => killSession(ready.pid));
-  await ws.waitForPrompt();
-  return { d, ws, hello, ready };
+  const { ws, attached } = await attachedWindow(t, d, { query });
+  return { d, ws, hello: ws.hello, attached };
 }
 
 // Every test has its own daemon, so they run side by side.
@@ -29,16 +26,16 @@ describe('a WebSocket driving a real shell', { concurrency: 4 }, () => {
   test('binary frames are typed into a real login shell, started in the daemon\'s directory: echo round trip', async (t) => {
     const cwd = mkdtempSync(join(tmpdir(), 'wharf-cwd-'));
     t.after(() => rmSync(cwd, { recursive: true, force: true }));
-    const { ws, ready } = await shellSession(t, { cwd });
+    const { ws, attached } = await shellSession(t, { cwd });
     const from = ws.textLength;
     ws.type('echo round-$((20+22))\r');
     await ws.waitForOutput('round-42', { from });
     // The program is the user's login shell, as a login shell, in the daemon's directory.
     const shell = userInfo().shell;
-    assert.equal(realpathSync(readlinkSync(`/proc/${ready.pid}/exe`)), realpathSync(shell), 'the session runs the user\'s login shell');
-    const argv = cmdline(ready.pid);
+    assert.equal(realpathSync(readlinkSync(`/proc/${attached.pid}/exe`)), realpathSync(shell), 'the session runs the user\'s login shell');
+    const argv = cmdline(attached.pid);
     assert.ok(argv[0].startsWith('-') || argv.includes('-l') || argv.includes('--login'), `started as a login shell: ${JSON.stringify(argv)}`);
-    assert.equal(readlinkSync(`/proc/${ready.pid}/cwd`), realpathSync(cwd));
+    assert.equal(readlinkSync(`/proc/${attached.pid}/cwd`), realpathSync(cwd));
     assert.equal((await ws.run('pwd -P')).trim(), realpathSync(cwd));
   });
 
@@ -55,8 +52,8 @@ describe('a WebSocket driving a real shell', { concurrency: 4 }, () => {
   }
 
   test('the shell holds only its tty (0, 1, 2 and its own dup) and nothing shared with the daemon', async (t) => {
-    const { d, ws, ready } = await shellSession(t);
-    const fds = fdTargets(ready.pid);
+    const { d, ws, attached } = await shellSession(t);
+    const fds = fdTargets(attached.pid);
     const names = Object.keys(fds).map(Number).sort((a, b) => a - b);
     for (const fd of [0, 1, 2]) assert.ok(names.includes(fd), `fd ${fd} is open: ${JSON.stringify(fds)}`);
     const tty = fds['0'];
@@ -117,11 +114,8 @@ describe('a WebSocket driving a real shell', { concurrency: 4 }, () => {
     const port = Number(new URL(out.trim()).port);
     const stray = readlinkSync(`/proc/${child.pid}/fd/3`);
     assert.match(stray, /^(pipe|socket):/, 'the daemon holds the stray fd 3');
-    const ws = await openWs({ port, key, origin: `http://127.0.0.1:${port}` });
-    t.after(() => ws.close());
-    const { ready } = await ws.handshake();
-    await ws.waitForPrompt();
-    const held = Object.entries(fdTargets(ready.pid)).filter(([, target]) => target === stray);
+    const { ws, attached } = await attachedWindow(t, { port, key, origin: `http://127.0.0.1:${port}` });
+    const held = Object.entries(fdTargets(attached.pid)).filter(([, target]) => target === stray);
     assert.deepEqual(held, [], `the shell holds the daemon's inherited fd 3 (${stray})`);
     const listing = await ws.run('ls -l /proc/$$/fd');
     assert.ok(!listing.includes(stray), `inside, the shell shows ${stray}:\n${listing}`);
@@ -130,10 +124,10 @@ describe('a WebSocket driving a real shell', { concurrency: 4 }, () => {
   test('the shell\'s environment is built from scratch: TERM and COLORTERM set, no key, no daemon variables', async (t) => {
     const canary = `canary-${randomBytes(4).toString('hex')}`;
     const secret = `secret-${randomBytes(8).toString('hex')}`;
-    const { d, ws, ready } = await shellSession(t, { env: { WHARF_TEST_CANARY: canary, SECRET_TOKEN: secret } });
+    const { d, ws, attached } = await shellSession(t, { env: { WHARF_TEST_CANARY: canary, SECRET_TOKEN: secret } });
     const forbidden = [d.key, canary, secret, 'WHARF_KEY', 'WHARF_TEST_CANARY', 'SECRET_TOKEN'];
     // What the daemon handed to exec.
-    const initial = environOf(ready.pid);
+    const initial = environOf(attached.pid);
     assert.ok(initial.includes('TERM=xterm-256color'), `initial env: ${JSON.stringify(initial)}`);
     assert.ok(initial.includes('COLORTERM=truecolor'), `initial env: ${JSON.stringify(initial)}`);
     for (const f of forbidden) assert.ok(!initial.join('\n').includes(f), `initial environment contains ${f}`);
@@ -168,16 +162,16 @@ describe('a WebSocket driving a real shell', { concurrency: 4 }, () => {
   });
 
   test('the size asked in the WebSocket URL is the new session\'s size', async (t) => {
-    const { ws, ready } = await shellSession(t, { query: '&cols=132&rows=43' });
-    assert.equal(ready.cols, 132);
-    assert.equal(ready.rows, 43);
+    const { ws, attached } = await shellSession(t, { query: '&cols=132&rows=43' });
+    assert.equal(attached.cols, 132);
+    assert.equal(attached.rows, 43);
     assert.equal((await ws.run('stty size')).trim(), '43 132');
   });
 
   test('the size asked in the WebSocket URL is clamped', async (t) => {
-    const { ws, ready } = await shellSession(t, { query: '&cols=9999&rows=0' });
-    assert.equal(ready.cols, 500);
-    assert.equal(ready.rows, 1);
+    const { ws, attached } = await shellSession(t, { query: '&cols=9999&rows=0' });
+    assert.equal(attached.cols, 500);
+    assert.equal(attached.rows, 1);
     assert.equal((await ws.run('stty size')).trim(), '1 500');
   });
 
@@ -204,7 +198,18 @@ describe('a WebSocket driving a real shell', { concurrency: 4 }, () => {
       ['{"type":"resize","cols":null,"rows":24}', 'bad_field'],
       ['{"type":"resize","cols":true,"rows":24}', 'bad_field'],
       ['{"type":"resize","cols":[80],"rows":24}', 'bad_field'],
+      ['{"type":"attach","session":"1"}', 'bad_field'],
+      ['{"type":"attach","start":"yes"}', 'bad_field'],
+      ['{"type":"ack"}', 'bad_field'],
+      ['{"type":"ack","bytes":"1"}', 'bad_field'],
+      ['{"type":"ack","bytes":-1}', 'bad_field'],
+      ['{"type":"rename","name":"x"}', 'bad_field'],
+      ['{"type":"reorder"}', 'bad_field'],
+      ['{"type":"reorder","order":"1"}', 'bad_field'],
+      ['{"type":"end","session":999}', 'no_session'],
+      ['{"type":"rename","session":999,"name":"x"}', 'no_session'],
     ];
+    const before = ws.messages.length;
     for (const [text, code] of cases) {
       const n = ws.messages.length;
       ws.sendText(text);
@@ -215,6 +220,9 @@ describe('a WebSocket driving a real shell', { concurrency: 4 }, () => {
     }
     assert.ok(ws.isOpen, 'the connection is still open');
     assert.ok(!ws.messages.some((m) => m.type === 'size'), 'no refused resize changed the size');
+    assert.ok(!ws.messages.slice(before).some((m) => ['attached', 'detached', 'exit', 'snapshot'].includes(m.type)), 'no refused message attached, detached or ended anything');
+    assert.equal(ws.lastSessions.length, 1);
+    assert.equal(ws.lastSessions[0].name, `${ws.lastSessions[0].program} 1`, 'no refused rename renamed anything');
     assert.deepEqual(ws.nonJsonText, [], 'every text frame from the server is JSON');
     // The session goes on, at its original size.
     assert.equal((await ws.run('stty size')).trim(), '30 90');
@@ -230,26 +238,24 @@ describe('a WebSocket driving a real shell', { concurrency: 4 }, () => {
     test(`a client message over 64 KiB closes the connection with 1009, the session goes on${deflate ? ' (permessage-deflate offered)' : ''}`, async (t) => {
       const d = await startDaemon();
       t.after(() => stopDaemon(d));
-      const ws1 = await openWs(d, { perMessageDeflate: deflate });
-      t.after(() => ws1.close());
-      const { ready } = await ws1.handshake();
-      await ws1.waitForPrompt();
+      const { ws: ws1, attached } = await attachedWindow(t, d, { perMessageDeflate: deflate });
       ws1.type('x'.repeat(64 * 1024 + 1));
       const closed = await ws1.waitForClose();
       assert.equal(closed.code, 1009, `binary: ${JSON.stringify(closed)}`);
 
       const ws2 = await openWs(d, { perMessageDeflate: deflate });
       t.after(() => ws2.close());
-      const r2 = (await ws2.handshake()).ready;
-      assert.equal(r2.session, ready.session, 'the session survived the oversized message');
+      const r2 = await ws2.attach();
+      assert.equal(r2.session, attached.session, 'the session survived the oversized message');
       ws2.sendText(JSON.stringify({ type: 'ping', pad: 'x'.repeat(64 * 1024) }));
       const closed2 = await ws2.waitForClose();
       assert.equal(closed2.code, 1009, `text: ${JSON.stringify(closed2)}`);
 
       const ws3 = await openWs(d, { perMessageDeflate: deflate });
       t.after(() => ws3.close());
-      const r3 = (await ws3.handshake()).ready;
-      assert.equal(r3.session, ready.session);
+      const r3 = await ws3.attach();
+      assert.equal(r3.session, attached.session);
+      assert.equal(r3.driver, true, 'with the other windows gone, the new window drives');
       const from = ws3.textLength;
       ws3.type('\x15echo after-$((40+2))\r');
       await ws3.waitForOutput('after-42', { from });
@@ -257,14 +263,16 @@ describe('a WebSocket driving a real shell', { concurrency: 4 }, () => {
   }
 
   test('an oversized message sent as many small fragments also closes with 1009', async (t) => {
-    const { d, ws, ready } = await shellSession(t);
+    const { d, ws, attached } = await shellSession(t);
     // 17 fragments of 4 KiB: no frame is large, the message is 68 KiB.
     for (let i = 0; i < 17; i += 1) ws.ws.send(Buffer.alloc(4096, 'x'), { binary: true, fin: i === 16 });
     const closed = await ws.waitForClose();
     assert.equal(closed.code, 1009, JSON.stringify(closed));
     const ws2 = await openWs(d);
     t.after(() => ws2.close());
-    assert.equal((await ws2.handshake()).ready.session, ready.session);
+    const r2 = await ws2.attach();
+    assert.equal(r2.session, attached.session);
+    assert.equal(r2.driver, true, 'the window that was closed no longer drives');
     const from = ws2.textLength;
     ws2.type('\x15echo frag-$((30+3))\r');
     await ws2.waitForOutput('frag-33', { from });
@@ -286,26 +294,29 @@ describe('a WebSocket driving a real shell', { concurrency: 4 }, () => {
     assert.ok(ws.isOpen);
   });
 
-  test('a second WebSocket attaches to the same session; closing one does not end it', async (t) => {
+  test('a second WebSocket attaches to the same session as a watcher; closing the driver promotes it and ends nothing', async (t) => {
     const d = await startDaemon();
     t.after(() => stopDaemon(d));
-    const ws1 = await openWs(d);
-    t.after(() => ws1.close());
-    const r1 = (await ws1.handshake()).ready;
-    await ws1.waitForPrompt();
+    const { ws: ws1, attached: r1 } = await attachedWindow(t, d);
     const ws2 = await openWs(d);
     t.after(() => ws2.close());
-    const r2 = (await ws2.handshake()).ready;
+    const r2 = await ws2.attach(); // no start: it lands on the live session
     assert.equal(r2.session, r1.session);
     assert.equal(r2.pid, r1.pid);
+    assert.equal(r2.driver, false, 'the second window watches');
 
-    // Output of what one window types reaches the other.
+    // Output of what the driver types reaches the watcher live.
     const from2 = ws2.textLength;
     ws1.type('echo both-$((5*5))\r');
     await ws1.waitForOutput('both-25');
     await ws2.waitForOutput('both-25', { from: from2 });
 
+    // The driver goes away: the watcher is told it drives now, and its input goes in.
+    const n2 = ws2.messages.length;
     await ws1.close();
+    const promoted = await ws2.waitForMessage('driver', { from: n2, what: 'driver after the driving window closed' });
+    assert.equal(promoted.session, r1.session);
+    assert.equal(promoted.driver, true);
     const from = ws2.textLength;
     ws2.type('echo alone-$((7*7))\r');
     await ws2.waitForOutput('alone-49', { from });
@@ -318,9 +329,13 @@ describe('a WebSocket driving a real shell', { concurrency: 4 }, () => {
     assert.equal(status.sessions, 1);
     const ws3 = await openWs(d);
     t.after(() => ws3.close());
-    const r3 = (await ws3.handshake()).ready;
+    assert.equal(ws3.lastSessions.length, 1, 'the new window is told about the live session');
+    assert.equal(ws3.lastSessions[0].id, r1.session);
+    const r3 = await ws3.attach();
     assert.equal(r3.session, r1.session);
     assert.equal(r3.pid, r1.pid);
+    assert.equal(r3.driver, true);
+    assert.match(ws3.lastSnapshot.text, /alone-49/, 'its snapshot shows the screen as left');
     const p = await waitFor(() => procStat(r1.pid), { what: 'shell alive' });
     assert.notEqual(p.state, 'Z');
   });

@@ -9,7 +9,22 @@ namespace {
 
 std::string run(RepeatGuard& guard, std::string_view in) {
   std::string storage;
-  return std::string(guard.filter(in, storage));
+  std::vector<std::size_t> entries;
+  return std::string(guard.filter(in, storage, entries));
+}
+
+TEST(RepeatGuard, ReportsWhereTheAlternateScreenIsEntered) {
+  RepeatGuard guard(80);
+  std::string storage;
+  std::vector<std::size_t> entries;
+  auto out = guard.filter("ab\x1b[?1049hcd\x1b[?25;47h", storage, entries);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(out.substr(entries[0], 8), "\x1b[?1049h");
+  EXPECT_EQ(out.substr(entries[1], 3), "\x1b[?");
+  entries.clear();
+  out = guard.filter("x\x1b[3bq\x1b[?1049h", storage, entries);  // after a rewrite
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(out.substr(entries[0]), "\x1b[?1049h");
 }
 
 TEST(RepeatGuard, WritesOutTheRepeatedCharacter) {
