@@ -252,6 +252,8 @@ class Window {
     this.frames = 0;
     this.snapshotCount = 0;
     this.lastSnapshot = null;
+    this.sinceSnapshot = []; // live output after the last snapshot (up to 8 MiB)
+    this.sinceSnapshotBytes = 0;
     this.lastBinaryAt = Date.now();
     this.closeInfo = null;
     this.seen = new Set(); // message types seen
@@ -285,9 +287,12 @@ class Window {
       this.pendingSnapshot = null;
       this.snapshotCount += 1;
       this.lastSnapshot = buf;
+      this.sinceSnapshot = [];
+      this.sinceSnapshotBytes = 0;
       this.emit('snapshot', buf, meta);
     } else {
       this.liveBytes += buf.length;
+      if (this.sinceSnapshotBytes < 8 << 20) { this.sinceSnapshot.push(buf); this.sinceSnapshotBytes += buf.length; }
       this.emit('live', buf);
     }
     this.maybeAck();
@@ -373,6 +378,19 @@ class Window {
     return { ...r, ms: Number(r.t - t0) / 1e6 };
   }
 
+  // Waits until the shell runs what is typed: its first output, a moment of quiet, then a
+  // command whose output we wait for (typed again if a start-up file swallowed it).
+  async ready() {
+    await until(() => this.liveBytes > 0 || this.snapshotCount > 0, { timeout: 20000, what: 'the first output' }).catch(() => {});
+    await this.quiet(200).catch(() => {});
+    for (let attempt = 1; ; attempt += 1) {
+      try { await this.command('true', 5000); return; } catch (e) {
+        if (attempt >= 6) throw e;
+        process.stderr.write(`  (the shell did not answer within 5 s; typing again)\n`);
+      }
+    }
+  }
+
   async quiet(ms, timeout = 30000) {
     await until(() => Date.now() - this.lastBinaryAt >= ms, { timeout, interval: 10, what: `${ms} ms of quiet` });
   }
@@ -389,7 +407,7 @@ let ptyDrainBin;
 async function sectionThroughput(daemon) {
   const w = await Window.open(daemon);
   await w.attach({ type: 'attach', start: true });
-  await w.command('true', 20000); // the shell is ready
+  await w.ready();
   await w.quiet(200);
   const runs = [];
   for (let i = 0; i < opts.runs; i += 1) {
@@ -443,11 +461,36 @@ async function echoSamples(w, count, warmup = 20) {
   return { samples: samples.length, p50_ms: percentile(samples, 50), p90_ms: percentile(samples, 90), p99_ms: percentile(samples, 99), max_ms: Math.max(...samples), mean_ms: samples.reduce((a, b) => a + b, 0) / samples.length };
 }
 
+// The transport floor: one byte over a loopback WebSocket to another process (a Node
+// `ws` echo server) and back, with no PTY at all. Part of what any WebSocket terminal
+// server adds; shown so the daemon's own share can be read off.
+async function wsFloor(count, warmup = 20) {
+  const code = `const { WebSocketServer } = require(${JSON.stringify(require.resolve('ws'))});
+    const s = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
+    s.on('listening', () => console.log(s.address().port));
+    s.on('connection', (c) => c.on('message', (d, bin) => c.send(d, { binary: bin })));`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  cleanups.push(() => child.kill('SIGKILL'));
+  try {
+    const port = await new Promise((res) => child.stdout.once('data', (d) => res(Number(String(d).trim()))));
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/`, { perMessageDeflate: false });
+    await new Promise((res, rej) => { ws.once('open', res); ws.once('error', rej); });
+    const samples = [];
+    for (let i = 0; i < count + warmup; i += 1) {
+      const t0 = now();
+      await new Promise((res) => { ws.once('message', res); ws.send(Buffer.from('x'), { binary: true }); });
+      if (i >= warmup) samples.push(msSince(t0));
+    }
+    ws.terminate();
+    return { samples: samples.length, p50_ms: percentile(samples, 50), p90_ms: percentile(samples, 90), p99_ms: percentile(samples, 99), max_ms: Math.max(...samples) };
+  } finally { child.kill('SIGKILL'); }
+}
+
 async function sectionEcho(daemon, w) {
   if (!w) {
     w = await Window.open(daemon);
     await w.attach({ type: 'attach', start: true });
-    await w.command('true', 20000);
+    await w.ready();
   }
   const out = {};
   // cat in the foreground: canonical mode, the kernel echoes.
@@ -456,7 +499,7 @@ async function sectionEcho(daemon, w) {
   await w.quiet(300);
   const wharfCat = await echoSamples(w, opts.echoSamples);
   w.type('\x03');
-  await w.command('true', 20000);
+  await w.ready();
   await w.quiet(300);
   out.cat = { bare: bareCat, wharf: wharfCat };
   // bash readline at the prompt (what a person typing sees).
@@ -469,6 +512,7 @@ async function sectionEcho(daemon, w) {
     out[k].added_p50_ms = out[k].wharf.p50_ms - out[k].bare.p50_ms;
     out[k].added_p99_ms = out[k].wharf.p99_ms - out[k].bare.p99_ms;
   }
+  out.ws_floor = await wsFloor(opts.echoSamples);
   results.b = out;
   return w;
 }
@@ -477,7 +521,7 @@ async function sectionAttach(daemon) {
   const w = await Window.open(daemon);
   await w.attach({ type: 'new' });
   const sessionId = w.attached.session;
-  await w.command('true', 20000);
+  await w.ready();
   await w.command(`seq -f 'line %05g the quick brown fox jumps over the lazy dog 0123456789' ${opts.scrollbackLines}`, 60000);
   await w.quiet(300);
   const attachMs = [];
@@ -509,14 +553,22 @@ async function sectionIdle() {
     const before = procStatus(daemon.pid);
     const ids = [];
     for (let i = 0; i < opts.sessions; i += 1) ids.push((await daemon.cli('new')).trim());
-    // Let every shell print its prompt (and the daemon parse it), then settle.
-    await sleep(2000);
+    // Wait until every shell printed its prompt: start-up files have finished (stopping
+    // the daemon while a shell is still in them could kill, say, `pyenv rehash` holding
+    // its lock file, and every later login shell on the machine would wait for it).
+    const pending = new Set(ids);
+    const t0 = Date.now();
+    while (pending.size && Date.now() - t0 < 180000) {
+      for (const id of [...pending]) if ((await daemon.cli('read-screen', id)).trim()) pending.delete(id);
+      if (pending.size) await sleep(250);
+    }
+    const promptS = (Date.now() - t0) / 1000;
     let last = procStatus(daemon.pid).rss;
     await until(async () => { await sleep(500); const r = procStatus(daemon.pid).rss; const stable = Math.abs(r - last) <= 16; last = r; return stable; }, { timeout: 15000, interval: 0, what: 'RSS to settle' }).catch(() => {});
     const after = procStatus(daemon.pid);
     const live = JSON.parse(await daemon.cli('ls', '--json')).filter((s) => s.status === 'running').length;
     results.c = {
-      sessions: live, rss0_kib: before.rss, rss_kib: after.rss, anon0_kib: before.anon, anon_kib: after.anon,
+      sessions: live, without_prompt: pending.size, prompts_after_s: promptS, rss0_kib: before.rss, rss_kib: after.rss, anon0_kib: before.anon, anon_kib: after.anon,
       kib_per_session: (after.rss - before.rss) / live, anon_kib_per_session: (after.anon - before.anon) / live,
     };
   } finally { await daemon.stop(); }
@@ -528,7 +580,7 @@ async function sectionStall(defaultMb) {
   try {
     const w = await Window.open(daemon);
     const { attached } = await w.attach({ type: 'attach', start: true });
-    await w.command('true', 20000);
+    await w.ready();
     await w.quiet(300);
     const base = procStatus(daemon.pid);
     let peak = base.rss; let peakAnon = base.anon; const series = [];
@@ -557,12 +609,14 @@ async function sectionStall(defaultMb) {
     }
     await sleep(500);
     const settled = procStatus(daemon.pid);
-    // Does the window's last snapshot hold every line the daemon's screen shows?
+    // Does what the window was given since its last snapshot (the snapshot, then live
+    // output) hold every line the daemon's own screen shows? A weak check (the lines are
+    // mostly x), but it catches a lost end or a lost prompt.
     let screenMatches = null;
     if (w.lastSnapshot && !w.closeInfo) {
       await w.quiet(300);
       const screen = (await daemon.cli('read-screen', String(attached.session))).split('\n').map((l) => l.trimEnd()).filter(Boolean);
-      const shown = stripEscapes(w.lastSnapshot.toString('utf8'));
+      const shown = stripEscapes(Buffer.concat([w.lastSnapshot, ...w.sinceSnapshot]).toString('utf8'));
       screenMatches = screen.every((l) => shown.includes(l));
     }
     results.e = {
@@ -570,7 +624,7 @@ async function sectionStall(defaultMb) {
       rss_before_kib: base.rss, rss_peak_kib: peak, rss_growth_kib: peak - base.rss, anon_growth_kib: peakAnon - base.anon,
       rss_after_kib: settled.rss, samples: series.length,
       bytes_read_while_stalled: received, closed: closedWhileStalled, catch_up_ms: catchUp, catch_up_via: via,
-      snapshots_after_resume: w.snapshotCount - 1, snapshot_matches_screen: screenMatches,
+      snapshots_after_resume: w.snapshotCount - 1, screen_lines_found: screenMatches,
     };
     w.close();
   } finally { await daemon.stop(); }
@@ -600,6 +654,7 @@ function report() {
       rows.push([`(b) echo p99, ${k === 'cat' ? 'cat (kernel echo)' : 'bash readline'}`, `${f(x.bare.p99_ms, 3)} ms`, `${f(x.wharf.p99_ms, 3)} ms`, `+${f(x.added_p99_ms, 3)} ms`, 'added p99 < 1 ms']);
     }
   }
+  if (b?.ws_floor) rows.push(['(b) WebSocket round trip alone (Node to Node), p50 / p99', '', `${f(b.ws_floor.p50_ms, 3)} / ${f(b.ws_floor.p99_ms, 3)} ms`, 'transport floor, no PTY', '']);
   if (c) rows.push([`(c) idle session, daemon RSS (${c.sessions} sessions)`, '', `${c.rss0_kib} -> ${c.rss_kib} KiB`, `${f(c.kib_per_session)} KiB/session (anon ${f(c.anon_kib_per_session)})`, '< 256 KiB']);
   if (d) {
     rows.push([`(d) attach -> snapshot frame, ${d.scrollback_lines_printed} lines printed, median of ${d.runs}`, '', `${f(d.attach_p50_ms, 2)} ms`, `max ${f(d.attach_max_ms, 2)} ms; snapshot ${d.snapshot_bytes} B`, '< 10 ms']);
@@ -608,7 +663,7 @@ function report() {
   if (e) {
     rows.push([`(e) stalled window, ${e.mb} MB: daemon RSS growth`, '', `+${e.rss_growth_kib} KiB (peak ${e.rss_peak_kib})`, `anon +${e.anon_growth_kib} KiB; closed: ${e.closed ? e.closed.code : 'no'}`, 'bounded']);
     rows.push(['(e) PTY drain while stalled', '', `${f(e.drain_mb_s)} MB/s`, a ? `${f(100 * e.drain_mb_s / a.relay_mb_s, 0)}% of (a) relay` : '', 'PTY keeps draining']);
-    rows.push(['(e) resumed window sees the end after', '', e.catch_up_ms === null ? 'n/a' : `${f(e.catch_up_ms, 0)} ms`, `via ${e.catch_up_via}; snapshot = read-screen: ${e.snapshot_matches_screen}`, 'screen exact after catch-up']);
+    rows.push(['(e) resumed window sees the end after', '', e.catch_up_ms === null ? 'n/a' : `${f(e.catch_up_ms, 0)} ms`, `via ${e.catch_up_via}; read-screen lines all shown: ${e.screen_lines_found}`, 'screen exact after catch-up']);
   }
   return table(rows);
 }

@@ -6,7 +6,8 @@
 // there is no printable previous character. It also keeps escape sequences whole
 // across feeds, so it always sees a REP in one piece. For the same reason it drops CSI
 // sequences with more arguments than libvterm can hold (it writes past its array), and
-// NUL bytes, which terminals ignore and libvterm mishandles inside strings. Since it
+// NUL bytes, which terminals ignore and libvterm mishandles inside strings, and turns
+// UTF-8 sequences cut short into U+FFFD (libvterm can corrupt memory on them). Since it
 // already follows the sequences, it also reports where the alternate screen is entered.
 #pragma once
 
@@ -31,16 +32,19 @@ class RepeatGuard {
                           std::vector<std::size_t>& alternate_entries);
 
  private:
-  enum class State { kText, kEscape, kCsi, kString, kStringEscape };
+  enum class State { kText, kEscape, kCsi, kDropCsi, kString, kStringEscape };
 
   int max_repeat_;
   State state_ = State::kText;
-  std::string pending_;        // an escape sequence not yet complete at the end of a feed
-  std::string params_;         // CSI parameter and intermediate bytes so far (first 64)
-  int separators_ = 0;         // ';' and ':' in the current CSI
-  std::uint32_t last_ = 0;     // last printable code point, 0 if none
+  std::string pending_;  // an escape sequence not yet complete at the end of a feed
+  std::string params_;   // CSI parameter and intermediate bytes so far (first 64)
+  int separators_ = 0;
+  bool escape_intermediate_ =
+      false;                // ESC followed by 0x20-0x2f         // ';' and ':' in the current CSI
+  std::uint32_t last_ = 0;  // last printable code point, 0 if none
   std::uint32_t partial_ = 0;  // UTF-8 decoding state
   int continuation_ = 0;
+  std::size_t utf8_start_ = 0;  // where the character being decoded began
 };
 
 // Characters with no width of their own (combining marks, joiners, variation

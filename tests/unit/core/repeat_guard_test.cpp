@@ -54,7 +54,9 @@ TEST(RepeatGuard, SeesARepeatWithControlsInside) {
                 "\x1b[\x18"
                 "b"),
             "\x1b[\x18"
-            "b");  // cancelled: plain text b
+            "b");               // cancelled: plain text b
+  RepeatGuard designation(80);  // ESC / [ is a complete escape, not a CSI
+  EXPECT_EQ(run(designation, "\x1b/[\xc8\x1b[2J"), "\x1b/[\xef\xbf\xbd\x1b[2J");
   RepeatGuard fresh(80);
   EXPECT_EQ(run(fresh, "\x1b\x1b[b"), "\x1b");  // ESC ESC [ b is still a REP
 }
@@ -79,9 +81,28 @@ TEST(RepeatGuard, LeavesEverythingElseAlone) {
 
 TEST(RepeatGuard, DropsCsiSequencesWithTooManyArguments) {
   RepeatGuard guard(80);
-  EXPECT_EQ(run(guard, "a\x1b[3;" + std::string(40, ':') + "Hb"), "ab");
+  EXPECT_EQ(run(guard, "a\x1b[3;" + std::string(40, ':') + "Hb"), "a\x1b[3;" +
+                                                                      std::string(14, ':') +
+                                                                      "\x18"
+                                                                      "b");
+  RepeatGuard split(80);  // cut even when the sequence never ends within the feed
+  EXPECT_EQ(run(split, "\x1b[;;;;" + std::string(1, '\0') + std::string(15, ';')),
+            "\x1b[" + std::string(15, ';') + "\x18");
   EXPECT_EQ(run(guard, "\x1b[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15m"),
             "\x1b[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15m");  // 15 separators still fit
+}
+
+TEST(RepeatGuard, ReplacesUtf8CutShortAndKeepsSplitCharactersWhole) {
+  RepeatGuard guard(80);
+  EXPECT_EQ(run(guard, "\xc2\x1b[4h"), "\xef\xbf\xbd\x1b[4h");
+  std::string all;
+  for (std::string_view part : {"a\xe6", "\xbc",
+                                "\xa2"
+                                "b"})
+    all += run(guard, part);
+  EXPECT_EQ(all,
+            "a\xe6\xbc\xa2"
+            "b");
 }
 
 TEST(Screen, ARepeatBeforeAnyTextDoesNotHang) {
