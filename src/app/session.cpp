@@ -116,6 +116,9 @@ core::TerminalSize Session::resize(core::TerminalSize requested) {
 
 void Session::end() {
   if (ending_ || finished_) return;
+  // Ending can finish the session at once, and its owner then lets go of it: stay
+  // alive until this call returns.
+  auto self = shared_from_this();
   ending_ = true;
   phase_ = Phase::kHangup;
   phase_deadline_ = std::chrono::steady_clock::now() + timings_.hangup_grace;
@@ -124,6 +127,7 @@ void Session::end() {
 }
 
 void Session::on_leader_exit(const core::ExitStatus& status) {
+  auto self = shared_from_this();  // see end()
   leader_exit_ = status;
   // Jobs the program left behind belong to the session and end with it.
   end();

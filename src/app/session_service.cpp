@@ -49,7 +49,9 @@ void SessionService::watch_children() {
     pty::reap_exited_children([this](pid_t pid, core::ExitStatus status) {
       for (auto& [id, session] : sessions_) {
         if (session->pid() == pid) {
-          session->on_leader_exit(status);
+          // A copy: finishing erases the session from the map during the call.
+          std::shared_ptr<Session> keep = session;
+          keep->on_leader_exit(status);
           return;
         }
       }
@@ -208,9 +210,10 @@ core::Status SessionService::end(core::SessionId id) {
   auto it = sessions_.find(id);
   if (it == sessions_.end()) return no_session(id);
   if (!it->second->ending()) {
+    std::shared_ptr<Session> session = it->second;  // end() may erase it from the map
     ended_by_request_.insert(id);
     registry_.mark_ending(id);
-    it->second->end();
+    session->end();
     announce_list();
   }
   return core::ok_status();
