@@ -10,7 +10,9 @@
 //      from sending the command to seeing its end marker; vs pty_drain on the same
 //      producer, runs interleaved; medians, ratio.
 //   b  keystroke echo: one byte in, its echo out, with `cat` in the foreground (kernel
-//      echo) and with bash's readline at the prompt; vs pty_drain --echo on the same program.
+//      echo) and with bash's readline at the prompt; vs pty_drain --echo on the same
+//      program. Interleaved with wharf's samples, the same byte through a do-nothing Node
+//      `ws` echo server (no PTY), as a reference for the WebSocket hop and machine noise.
 //   c  idle session cost: daemon VmRSS with 0 sessions, then with K idle shells
 //      (`wharf new`), per session. Children are not counted (they are other processes).
 //   d  attach latency: a session that printed 3,000 lines; a new window sends `attach`
@@ -29,8 +31,10 @@
 //   --attach-runs N    (d) attaches (default 20; quick 5)
 //   --stall-mb N       (e) MB printed while stalled (default: 1024 if (a) suggests it
 //                      drains within ~60 s, else 256; quick 32)
+//   --fold N           producer line width (default 99: 100-byte lines; 0: no newlines)
 //   --cols C --rows R  window size asked for (default 80x24)
-//   --wharf PATH       daemon binary (default $WHARF_BIN or build/wharf)
+//   --wharf PATH       daemon binary (default $WHARF_BIN, else build-release/wharf if
+//                      built (cmake --preset release), else build/wharf (Debug))
 //   --pty-drain PATH   baseline binary (default build/bench/wharf_bench_pty_drain, else
 //                      compiled with g++ -O2 into a temporary directory)
 import { spawn, execFile, execFileSync } from 'node:child_process';
@@ -64,12 +68,14 @@ function parseArgs(argv) {
       case '--sessions': o.sessions = num(); break;
       case '--attach-runs': o.attachRuns = num(); break;
       case '--stall-mb': o.stallMb = num(); break;
+      case '--fold': o.fold = Number(val()); if (!Number.isInteger(o.fold) || o.fold < 0) throw new Error('--fold: bad number'); break;
       case '--cols': o.cols = num(); break;
       case '--rows': o.rows = num(); break;
       case '--wharf': o.wharf = val(); break;
       case '--pty-drain': o.ptyDrain = val(); break;
       case '-h': case '--help':
-        console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 36).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+        { const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
+          console.log(lines.slice(1, lines.findIndex((l) => l.startsWith('import'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n')); }
         process.exit(0);
         break;
       default: throw new Error(`unknown option ${a} (see --help)`);
@@ -82,7 +88,8 @@ function parseArgs(argv) {
   o.sessions ??= q ? 10 : 50;
   o.attachRuns ??= q ? 5 : 20;
   o.scrollbackLines = 3000;
-  o.wharf ??= process.env.WHARF_BIN ?? join(root, 'build', 'wharf');
+  o.fold ??= 99;
+  o.wharf ??= process.env.WHARF_BIN ?? [join(root, 'build-release', 'wharf'), join(root, 'build', 'wharf')].find((p) => existsSync(p)) ?? join(root, 'build', 'wharf');
   return o;
 }
 
@@ -173,9 +180,11 @@ async function ptyDrain(args) {
   return JSON.parse(out.trim().split('\n').pop());
 }
 
-// The producer: `mb` MB of 'x' in 99-column lines (fold), through the PTY as 100-byte
-// lines plus ONLCR's \r.
-const producer = (mb) => `head -c ${Math.round(mb * 1e6)} /dev/zero | tr '\\0' x | fold -w 99`;
+// The producer: `mb` MB of 'x' in 99-column lines (fold; --fold), through the PTY as
+// 100-byte lines plus ONLCR's \r. --fold 0: no newlines at all (one endless line, which
+// the kernel moves in ~4 KB reads instead of pushing each line).
+const producer = (mb) => `head -c ${Math.round(mb * 1e6)} /dev/zero | tr '\\0' x${opts.fold ? ` | fold -w ${opts.fold}` : ''}`;
+const ptyBytes = (mb) => (opts.fold ? Math.round(mb * 1e6) * (1 + 2 / opts.fold) : mb * 1e6);
 
 // ---------------------------------------------------------------------------------------
 // The daemon
@@ -442,8 +451,9 @@ async function sectionThroughput(daemon) {
 // (DEL echoes "\b \b" from the line discipline with ECHOE, "\b\e[K" from readline).
 // The same rule as pty_drain --echo.
 const eraseDone = (s) => s.endsWith('\b \b') || s.endsWith('\x1b[K') || s.endsWith('^?');
-async function echoSamples(w, count, warmup = 20) {
+async function echoSamples(w, count, floor, warmup = 20) {
   const samples = [];
+  const floorSamples = [];
   for (let i = 0; i < count + warmup; i += 1) {
     const del = i % 2 === 1;
     let got = '';
@@ -456,35 +466,37 @@ async function echoSamples(w, count, warmup = 20) {
     w.type(del ? '\x7f' : 'x');
     await p;
     const ms = msSince(t0);
-    if (i >= warmup) samples.push(ms);
+    const floorMs = await floor.sample();
+    if (i >= warmup) { samples.push(ms); floorSamples.push(floorMs); }
   }
-  return { samples: samples.length, p50_ms: percentile(samples, 50), p90_ms: percentile(samples, 90), p99_ms: percentile(samples, 99), max_ms: Math.max(...samples), mean_ms: samples.reduce((a, b) => a + b, 0) / samples.length };
+  return { ...summary(samples), ws_floor: summary(floorSamples) };
 }
 
 // The transport floor: one byte over a loopback WebSocket to another process (a Node
 // `ws` echo server) and back, with no PTY at all. Part of what any WebSocket terminal
-// server adds; shown so the daemon's own share can be read off.
-async function wsFloor(count, warmup = 20) {
+// server adds. Its samples are interleaved with wharf's, so both see the same machine
+// (other work, scheduling); the difference is the daemon's own share.
+async function startWsFloor() {
   const code = `const { WebSocketServer } = require(${JSON.stringify(require.resolve('ws'))});
     const s = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
     s.on('listening', () => console.log(s.address().port));
     s.on('connection', (c) => c.on('message', (d, bin) => c.send(d, { binary: bin })));`;
   const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
   cleanups.push(() => child.kill('SIGKILL'));
-  try {
-    const port = await new Promise((res) => child.stdout.once('data', (d) => res(Number(String(d).trim()))));
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/`, { perMessageDeflate: false });
-    await new Promise((res, rej) => { ws.once('open', res); ws.once('error', rej); });
-    const samples = [];
-    for (let i = 0; i < count + warmup; i += 1) {
+  const port = await new Promise((res) => child.stdout.once('data', (d) => res(Number(String(d).trim()))));
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/`, { perMessageDeflate: false });
+  await new Promise((res, rej) => { ws.once('open', res); ws.once('error', rej); });
+  return {
+    async sample() {
       const t0 = now();
       await new Promise((res) => { ws.once('message', res); ws.send(Buffer.from('x'), { binary: true }); });
-      if (i >= warmup) samples.push(msSince(t0));
-    }
-    ws.terminate();
-    return { samples: samples.length, p50_ms: percentile(samples, 50), p90_ms: percentile(samples, 90), p99_ms: percentile(samples, 99), max_ms: Math.max(...samples) };
-  } finally { child.kill('SIGKILL'); }
+      return msSince(t0);
+    },
+    close() { ws.terminate(); child.kill('SIGKILL'); },
+  };
 }
+
+const summary = (samples) => ({ samples: samples.length, p50_ms: percentile(samples, 50), p90_ms: percentile(samples, 90), p99_ms: percentile(samples, 99), max_ms: Math.max(...samples), mean_ms: samples.reduce((a, b) => a + b, 0) / samples.length });
 
 async function sectionEcho(daemon, w) {
   if (!w) {
@@ -493,26 +505,29 @@ async function sectionEcho(daemon, w) {
     await w.ready();
   }
   const out = {};
+  const floor = await startWsFloor();
   // cat in the foreground: canonical mode, the kernel echoes.
   const bareCat = await ptyDrain(['--echo', String(opts.echoSamples), '--', 'cat']);
   w.type('stty echoe; cat\r');
   await w.quiet(300);
-  const wharfCat = await echoSamples(w, opts.echoSamples);
+  const wharfCat = await echoSamples(w, opts.echoSamples, floor);
   w.type('\x03');
   await w.ready();
   await w.quiet(300);
   out.cat = { bare: bareCat, wharf: wharfCat };
   // bash readline at the prompt (what a person typing sees).
   const bareBash = await ptyDrain(['--echo', String(opts.echoSamples), '--', 'bash', '--norc', '--noprofile', '-i']);
-  const wharfBash = await echoSamples(w, opts.echoSamples);
+  const wharfBash = await echoSamples(w, opts.echoSamples, floor);
   w.type('\x15'); // kill the line
   await w.quiet(200);
   out.bash = { bare: bareBash, wharf: wharfBash };
+  floor.close();
   for (const k of ['cat', 'bash']) {
     out[k].added_p50_ms = out[k].wharf.p50_ms - out[k].bare.p50_ms;
     out[k].added_p99_ms = out[k].wharf.p99_ms - out[k].bare.p99_ms;
+    out[k].over_ws_floor_p50_ms = out[k].wharf.p50_ms - out[k].wharf.ws_floor.p50_ms;
+    out[k].over_ws_floor_p99_ms = out[k].wharf.p99_ms - out[k].wharf.ws_floor.p99_ms;
   }
-  out.ws_floor = await wsFloor(opts.echoSamples);
   results.b = out;
   return w;
 }
@@ -598,14 +613,25 @@ async function sectionStall(defaultMb) {
     clearInterval(sampler);
     const closedWhileStalled = w.closeInfo;
     const received = w.epochBytes;
-    // The window comes back: how long until its screen shows the end?
-    let catchUp = null; let via = null;
-    if (!w.closeInfo) {
+    // The window comes back: how long until its screen shows the end? A window that
+    // stayed stalled past the daemon's idle timeout (it answers no ping while its socket
+    // is paused) finds itself dropped; then a new window attaches, as the page would.
+    let catchUp = null; let via = null; let closedOnResume = null; let win = w;
+    const stalledS = msSince(t0) / 1000;
+    {
       const t1 = now();
       const p = w.watch(marker, 120000);
       w.resume();
-      const r = await p;
-      catchUp = Number(r.t - t1) / 1e6; via = r.via;
+      try {
+        const r = await p;
+        catchUp = Number(r.t - t1) / 1e6; via = r.via;
+      } catch (e) {
+        if (!w.closeInfo) throw e;
+        closedOnResume = w.closeInfo;
+        win = await Window.open(daemon);
+        const a = await win.attach({ type: 'attach', session: attached.session });
+        catchUp = msSince(t1); via = a.snapshot.includes(Buffer.from(marker)) ? 'snapshot of a new window' : 'new window, end not in its snapshot';
+      }
     }
     await sleep(500);
     const settled = procStatus(daemon.pid);
@@ -613,20 +639,21 @@ async function sectionStall(defaultMb) {
     // output) hold every line the daemon's own screen shows? A weak check (the lines are
     // mostly x), but it catches a lost end or a lost prompt.
     let screenMatches = null;
-    if (w.lastSnapshot && !w.closeInfo) {
-      await w.quiet(300);
+    if (win.lastSnapshot && !win.closeInfo) {
+      await win.quiet(300);
       const screen = (await daemon.cli('read-screen', String(attached.session))).split('\n').map((l) => l.trimEnd()).filter(Boolean);
-      const shown = stripEscapes(Buffer.concat([w.lastSnapshot, ...w.sinceSnapshot]).toString('utf8'));
+      const shown = stripEscapes(Buffer.concat([win.lastSnapshot, ...win.sinceSnapshot]).toString('utf8'));
       screenMatches = screen.every((l) => shown.includes(l));
     }
     results.e = {
-      mb, drain_s: drainS, drain_mb_s: (mb * 1e6 * 1.0202) / 1e6 / drainS, // PTY bytes: 100-byte lines + \r
+      mb, drain_s: drainS, drain_mb_s: ptyBytes(mb) / 1e6 / drainS, // PTY bytes: lines + \r\n
       rss_before_kib: base.rss, rss_peak_kib: peak, rss_growth_kib: peak - base.rss, anon_growth_kib: peakAnon - base.anon,
       rss_after_kib: settled.rss, samples: series.length,
-      bytes_read_while_stalled: received, closed: closedWhileStalled, catch_up_ms: catchUp, catch_up_via: via,
+      stalled_s: stalledS, bytes_read_while_stalled: received, closed: closedWhileStalled, closed_on_resume: closedOnResume, catch_up_ms: catchUp, catch_up_via: via,
       snapshots_after_resume: w.snapshotCount - 1, screen_lines_found: screenMatches,
     };
     w.close();
+    win.close();
   } finally { await daemon.stop(); }
 }
 
@@ -641,6 +668,7 @@ function table(rows) {
 
 function report() {
   const f = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
+  const sf = (x, d = 1) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(d)}` : 'n/a');
   const rows = [['figure', 'bare PTY', 'wharf', 'ratio / added', 'PRODUCT.md target']];
   const { a, b, c, d, e } = results;
   if (a) {
@@ -650,18 +678,18 @@ function report() {
   if (b) {
     for (const k of ['cat', 'bash']) {
       const x = b[k];
-      rows.push([`(b) echo p50, ${k === 'cat' ? 'cat (kernel echo)' : 'bash readline'}`, `${f(x.bare.p50_ms, 3)} ms`, `${f(x.wharf.p50_ms, 3)} ms`, `+${f(x.added_p50_ms, 3)} ms`, '']);
-      rows.push([`(b) echo p99, ${k === 'cat' ? 'cat (kernel echo)' : 'bash readline'}`, `${f(x.bare.p99_ms, 3)} ms`, `${f(x.wharf.p99_ms, 3)} ms`, `+${f(x.added_p99_ms, 3)} ms`, 'added p99 < 1 ms']);
+      rows.push([`(b) echo p50, ${k === 'cat' ? 'cat (kernel echo)' : 'bash readline'}`, `${f(x.bare.p50_ms, 3)} ms`, `${f(x.wharf.p50_ms, 3)} ms`, `${sf(x.added_p50_ms, 3)} ms`, '']);
+      rows.push([`(b) echo p99, ${k === 'cat' ? 'cat (kernel echo)' : 'bash readline'}`, `${f(x.bare.p99_ms, 3)} ms`, `${f(x.wharf.p99_ms, 3)} ms`, `${sf(x.added_p99_ms, 3)} ms`, 'added p99 < 1 ms']);
+      rows.push([`(b)   reference: Node ws echo server (no PTY), interleaved, p50 / p99`, '', `${f(x.wharf.ws_floor.p50_ms, 3)} / ${f(x.wharf.ws_floor.p99_ms, 3)} ms`, `wharf minus it: ${sf(x.over_ws_floor_p50_ms, 3)} / ${sf(x.over_ws_floor_p99_ms, 3)} ms`, '']);
     }
   }
-  if (b?.ws_floor) rows.push(['(b) WebSocket round trip alone (Node to Node), p50 / p99', '', `${f(b.ws_floor.p50_ms, 3)} / ${f(b.ws_floor.p99_ms, 3)} ms`, 'transport floor, no PTY', '']);
   if (c) rows.push([`(c) idle session, daemon RSS (${c.sessions} sessions)`, '', `${c.rss0_kib} -> ${c.rss_kib} KiB`, `${f(c.kib_per_session)} KiB/session (anon ${f(c.anon_kib_per_session)})`, '< 256 KiB']);
   if (d) {
     rows.push([`(d) attach -> snapshot frame, ${d.scrollback_lines_printed} lines printed, median of ${d.runs}`, '', `${f(d.attach_p50_ms, 2)} ms`, `max ${f(d.attach_max_ms, 2)} ms; snapshot ${d.snapshot_bytes} B`, '< 10 ms']);
     rows.push(['(d) connect + attach -> snapshot frame', '', `${f(d.connect_attach_p50_ms, 2)} ms`, `max ${f(d.connect_attach_max_ms, 2)} ms`, '']);
   }
   if (e) {
-    rows.push([`(e) stalled window, ${e.mb} MB: daemon RSS growth`, '', `+${e.rss_growth_kib} KiB (peak ${e.rss_peak_kib})`, `anon +${e.anon_growth_kib} KiB; closed: ${e.closed ? e.closed.code : 'no'}`, 'bounded']);
+    rows.push([`(e) stalled window, ${e.mb} MB: daemon RSS growth`, '', `+${e.rss_growth_kib} KiB (peak ${e.rss_peak_kib})`, `anon +${e.anon_growth_kib} KiB; ${e.closed_on_resume ? `dropped (${e.closed_on_resume.code}) by the idle timeout` : 'not dropped'}`, 'bounded']);
     rows.push(['(e) PTY drain while stalled', '', `${f(e.drain_mb_s)} MB/s`, a ? `${f(100 * e.drain_mb_s / a.relay_mb_s, 0)}% of (a) relay` : '', 'PTY keeps draining']);
     rows.push(['(e) resumed window sees the end after', '', e.catch_up_ms === null ? 'n/a' : `${f(e.catch_up_ms, 0)} ms`, `via ${e.catch_up_via}; read-screen lines all shown: ${e.screen_lines_found}`, 'screen exact after catch-up']);
   }
@@ -677,7 +705,7 @@ async function main() {
   results.meta = {
     date: new Date().toISOString(), mode: opts.quick ? 'quick' : 'full', wharf: opts.wharf, version, build_type: buildType(opts.wharf),
     pty_drain: ptyDrainBin, cpu: cpus()[0]?.model, cores: cpus().length, mem_gib: round(totalmem() / 2 ** 30, 1), kernel: release(), node: process.version,
-    window: `${opts.cols}x${opts.rows}`, loadavg_start: loadavg().map((x) => round(x)),
+    window: `${opts.cols}x${opts.rows}`, producer: producer(opts.mb), loadavg_start: loadavg().map((x) => round(x)),
   };
   const m = results.meta;
   console.log(`wharf relay benchmark (${m.mode}) ${m.date}\n  ${m.version}, build type ${m.build_type}; ${m.cores} x ${m.cpu}; kernel ${m.kernel}; node ${m.node}; load ${m.loadavg_start.join(' ')}`);

@@ -56,6 +56,10 @@ asio::awaitable<void> Listener::accept_loop() {
       socket.close(ignored);
       continue;
     }
+    // Keystroke echoes and the attach messages are small writes that must not wait
+    // for the peer's delayed ACK.
+    boost::system::error_code ignored;
+    socket.set_option(asio::ip::tcp::no_delay(true), ignored);
     std::make_shared<HttpSession>(std::move(socket), context_)->start();
   }
 }
