@@ -32,7 +32,7 @@ struct VTermState;
 
 namespace wharf::core {
 
-class RepeatGuard;
+class EmulatorGuard;
 
 struct CursorState {
   int row = 0;  // 0-based, on the visible screen
@@ -116,7 +116,7 @@ class Screen {
   // A second parser over the same bytes, only to follow the modes libvterm 0.1.4
   // tracks internally but does not expose (DECSTBM, DECCKM, mouse, paste, focus...).
   VTerm* mode_parser_ = nullptr;
-  std::unique_ptr<RepeatGuard> repeat_guard_;  // in front of libvterm (see repeat_guard.hpp)
+  std::unique_ptr<EmulatorGuard> emulator_guard_;  // in front of libvterm (see emulator_guard.hpp)
   std::string replies_;
   std::deque<std::string> scrollback_;  // rendered lines (UTF-8 + SGR), oldest first
   std::size_t scrollback_bytes_ = 0;

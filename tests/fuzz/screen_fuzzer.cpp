@@ -1,6 +1,6 @@
 // Arbitrary program output into the screen model, then its snapshot into a fresh model:
 // nothing may crash, hang or grow past its bounds (libvterm 0.1.4 did all three; see
-// core/repeat_guard.hpp and tests/fuzz/known/), and the copy has the same size, title
+// core/emulator_guard.hpp and tests/fuzz/known/), and the copy has the same size, title
 // and screen (primary or alternate). Exact cells and cursor are proven on recorded
 // streams by the unit tests; random input still finds corners (half-overwritten wide
 // characters, origin mode set outside the scroll region) where they differ.

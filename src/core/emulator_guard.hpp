@@ -1,14 +1,14 @@
-// Makes REP (CSI Ps b, "repeat the previous character") safe to hand to libvterm.
-// libvterm 0.1.4 loops for ever on REP when the previous glyph has no width (nothing
-// printed yet, or a lone combining mark), which would freeze the daemon's event loop
-// on one printf. This filter sits in front of the emulator: it replaces every REP with
-// the repeated character written out (at most one row's worth), or with nothing when
-// there is no printable previous character. It also keeps escape sequences whole
-// across feeds, so it always sees a REP in one piece. For the same reason it drops CSI
-// sequences with more arguments than libvterm can hold (it writes past its array), and
-// NUL bytes, which terminals ignore and libvterm mishandles inside strings, and turns
-// UTF-8 sequences cut short into U+FFFD (libvterm can corrupt memory on them). Since it
-// already follows the sequences, it also reports where the alternate screen is entered.
+// What stands between a program's output and libvterm 0.1.4, which a program can
+// otherwise hang or crash (found by fuzzing; inputs kept in tests/fuzz/known):
+// - REP (CSI Ps b) loops for ever when the previous glyph has no width: every REP is
+//   written out here instead (at most one row), or dropped when nothing can repeat;
+// - a CSI with more arguments than libvterm holds writes past its array: it is
+//   cancelled (CAN) at the first argument too many;
+// - NUL inside strings overflows a copy: NULs (ignored by terminals) are removed;
+// - UTF-8 cut short by another byte can corrupt memory: it becomes U+FFFD.
+// Escape sequences and UTF-8 characters are kept whole across feeds, so each is seen
+// in one piece. Since it follows the sequences anyway, it also reports where the
+// alternate screen is entered (see Screen::feed).
 #pragma once
 
 #include <cstdint>
@@ -18,9 +18,9 @@
 
 namespace wharf::core {
 
-class RepeatGuard {
+class EmulatorGuard {
  public:
-  explicit RepeatGuard(int max_repeat) : max_repeat_(max_repeat) {}
+  explicit EmulatorGuard(int max_repeat) : max_repeat_(max_repeat) {}
   void set_max_repeat(int max_repeat) { max_repeat_ = max_repeat; }
 
   // Returns the bytes to feed now (possibly `bytes` itself, when nothing changes).

@@ -1,4 +1,4 @@
-#include "core/repeat_guard.hpp"
+#include "core/emulator_guard.hpp"
 
 #include <charconv>
 #include <utility>
@@ -32,8 +32,8 @@ bool may_be_zero_width(std::uint32_t cp) {
   return false;
 }
 
-std::string_view RepeatGuard::filter(std::string_view bytes, std::string& storage,
-                                     std::vector<std::size_t>& alternate_entries) {
+std::string_view EmulatorGuard::filter(std::string_view bytes, std::string& storage,
+                                       std::vector<std::size_t>& alternate_entries) {
   // A sequence held back from the last feed is processed again, from its ESC.
   std::string joined;
   std::string_view input = bytes;
