@@ -13,7 +13,7 @@ APT_PACKAGES := build-essential cmake ninja-build ccache pkg-config git ca-certi
 
 SOURCES := $(shell find src tests bench -name '*.cpp' -o -name '*.hpp' 2>/dev/null)
 
-.PHONY: deps apt-deps npm-deps build serve check test asan fuzz format format-check clean
+.PHONY: deps apt-deps npm-deps agents build serve check test asan fuzz format format-check clean
 
 deps: apt-deps npm-deps
 
@@ -36,6 +36,22 @@ node_modules/.wharf-installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
+# The real agent CLIs (Claude Code, Codex, opencode) that the tests drive, pinned in
+# tests/agents; ctest finds them through WHARF_AGENT_BIN_DIR. Kept apart from the root
+# package.json so that `make serve` never downloads them (about 1 GB of binaries).
+# `npm install --no-save` rather than `npm ci`: opencode-ai lists a platform package for
+# every OS, and the registry this project reaches serves only linux-x64's, so the lock
+# cannot record the others and `npm ci` refuses it as out of sync. With exact versions
+# in package.json and every package in the lock, install resolves the same tree
+# (checked against the lock's integrity hashes) and --no-save leaves both files alone.
+# claude and opencode need their postinstall (it copies the platform binary over a
+# placeholder bin); package.json's allowScripts names them so that npm runs it.
+agents: tests/agents/node_modules/.wharf-installed
+
+tests/agents/node_modules/.wharf-installed: tests/agents/package.json tests/agents/package-lock.json | apt-deps
+	cd tests/agents && npm install --no-save --no-audit --no-fund
+	@touch $@
+
 build: deps
 	cmake --preset dev >/dev/null
 	cmake --build --preset dev -j $(JOBS)
@@ -43,10 +59,10 @@ build: deps
 serve: build
 	./build/wharf serve
 
-test: build
+test: build agents
 	ctest --preset dev --parallel $(JOBS)
 
-asan: deps
+asan: deps agents
 	cmake --preset asan-ubsan >/dev/null
 	cmake --build --preset asan-ubsan -j $(JOBS)
 	ctest --preset asan-ubsan --parallel $(JOBS)
@@ -60,7 +76,7 @@ FUZZ_RUNS ?= 50000
 # now stops them). Mutating further still finds libvterm 0.1.4 crashes, kept in
 # tests/fuzz/open until the emulator is replaced: SCREEN_FUZZ_RUNS=100000 make fuzz.
 SCREEN_FUZZ_RUNS ?= 0
-FUZZERS := control_message request_policy router screen
+FUZZERS := control_message launch request_policy router screen
 
 fuzz: deps
 	cmake --preset fuzz >/dev/null
@@ -73,6 +89,7 @@ fuzz: deps
 	    for k in tests/fuzz/known/*.bin; do cp $$k build-fuzz/corpus/$$f/known-$$(basename $$k); done; \
 	    runs=$(SCREEN_FUZZ_RUNS); \
 	  fi; \
+	  if [ -d tests/fuzz/seeds/$$f ]; then cp tests/fuzz/seeds/$$f/* build-fuzz/corpus/$$f/; fi; \
 	  echo "fuzzing $$f: $$runs inputs"; \
 	  build-fuzz/tests/$${f}_fuzzer -seed=1 -runs=$$runs -max_total_time=60 -timeout=5 -max_len=2048 \
 	    -artifact_prefix=build-fuzz/ -print_final_stats=0 build-fuzz/corpus/$$f 2>&1 \

@@ -4,6 +4,7 @@
 
 #include <boost/asio/post.hpp>
 #include <csignal>
+#include <filesystem>
 #include <set>
 
 #include "app/launch.hpp"
@@ -87,12 +88,55 @@ void SessionService::remove_window(core::WindowId window) {
   windows_.erase(window);
 }
 
+std::string SessionService::login_shell_name() const {
+  std::string name = std::filesystem::path(defaults_.account.shell).filename().string();
+  for (const std::string& candidate : {name, std::string("bash"), std::string("sh")}) {
+    auto found = defaults_.catalog.choose("shell", candidate);
+    if (found) return candidate;
+  }
+  return "sh";
+}
+
+core::Result<const core::CatalogEntry*> SessionService::choose_entry(
+    const StartRequest& request) const {
+  if (!request.entry.empty()) return defaults_.catalog.choose(request.kind, request.entry);
+  if (request.kind.empty() && !defaults_.default_entry.empty())
+    return defaults_.catalog.choose("", defaults_.default_entry);
+  if (request.kind.empty() || request.kind == "shell")
+    return defaults_.catalog.choose("shell", login_shell_name());
+  return defaults_.catalog.choose(request.kind, request.entry);
+}
+
 core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest& request) {
-  auto shell = choose_shell(defaults_.account, request.shell);
-  if (!shell) return shell.error();
-  auto cwd = choose_directory(defaults_.workspace, request.cwd);
+  // Every check comes before anything is registered or forked: a refusal leaves no
+  // session, no process and no record behind.
+  auto chosen = choose_entry(request);
+  if (!chosen) return chosen.error();
+  const core::CatalogEntry& entry = *chosen.value();
+  auto cwd = choose_directory(defaults_.workspace,
+                              request.cwd.empty() ? defaults_.default_directory : request.cwd);
   if (!cwd) return cwd.error();
-  auto id = registry_.add(shell.value().name, cwd.value(), now_ms(), request.name);
+  if (auto checked = core::check_env_layer(request.env, core::EnvLayer::kSession); !checked)
+    return checked.error();
+  auto repo_env = read_repo_env(defaults_.workspace);
+  if (!repo_env) return repo_env.error();
+
+  // Only the first session of an agent in this daemon's life may resume, and only when
+  // there is something to resume: resuming nothing must never kill a session.
+  bool resume = false;
+  if (entry.kind == core::EntryKind::kAgent && !entry.resume_args.empty() &&
+      !agents_started_.contains(entry.name)) {
+    resume = entry.resume_probe.empty() ||
+             (defaults_.has_conversation &&
+              defaults_.has_conversation(entry.resume_probe, defaults_.account.home, cwd.value()));
+  }
+  auto plan = core::plan_launch(entry, core::LaunchOptions{.prompt = request.prompt,
+                                                           .resume = resume,
+                                                           .context_file = defaults_.context_file});
+  if (!plan) return plan.error();
+
+  auto id = registry_.add(entry.name, cwd.value(), now_ms(), request.name,
+                          std::string(core::kind_name(entry.kind)));
   if (!id) {
     core::Error error = id.error();
     if (error.code.empty())
@@ -100,11 +144,15 @@ core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest&
     return error;
   }
 
-  std::string login_name = "-" + shell.value().name;
+  // Everything wharf itself sets; each name is in core::kNamesWharfSets.
+  core::EnvList wharf_env{{"WHARF_SESSION_ID", std::to_string(id.value())}};
+  if (!defaults_.state_dir.empty()) wharf_env.push_back({"WHARF_STATE_DIR", defaults_.state_dir});
+  const core::EnvList* layers[] = {&defaults_.machine_env, &repo_env.value(), &request.env,
+                                   &wharf_env};
   pty::SpawnSpec spec{
-      .program = shell.value().path,
-      .argv = {login_name},
-      .env = defaults_.base_env,
+      .program = plan.value().program,
+      .argv = plan.value().argv,
+      .env = core::layer_environment(defaults_.base_env, layers),
       .cwd = cwd.value(),
       .size = core::clamp_size(request.size.cols, request.size.rows),
   };
@@ -113,30 +161,71 @@ core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest&
     registry_.remove(id.value());
     return core::Error{process.error().message, "start_failed"};
   }
+  if (entry.kind == core::EntryKind::kAgent) agents_started_.insert(entry.name);
 
-  auto session = std::make_shared<Session>(io_, id.value(), shell.value().name,
-                                           std::move(process.value()), spec.size, options_.timings);
+  auto session = std::make_shared<Session>(io_, id.value(), entry.name, std::move(process.value()),
+                                           spec.size, options_.timings);
   sessions_.emplace(id.value(), session);
   session->start([this](core::SessionId finished, const core::ExitStatus& status) {
     on_session_finished(finished, status);
   });
-  spdlog::info("session {} started: {} (pid {}) in {}", id.value(), spec.program, session->pid(),
-               spec.cwd);
+  spdlog::info("session {} started: {} {} (pid {}) in {}{}{}", id.value(),
+               core::kind_name(entry.kind), entry.name, session->pid(), spec.cwd,
+               plan.value().resumed ? ", resuming" : "", plan.value().context ? ", with note" : "");
   if (store_ != nullptr) {
-    const core::SessionEntry* entry = registry_.find(id.value());
-    auto recorded =
-        store_->session_started(run_id_, store::SessionRecord{.session_id = id.value(),
-                                                              .name = entry->name(),
-                                                              .kind = "shell",
-                                                              .program = spec.program,
-                                                              .cwd = spec.cwd,
-                                                              .owner = request.owner,
-                                                              .env_names = {},
-                                                              .created_at_ms = entry->created_ms});
+    // Names only, from every layer the session was given; never a value.
+    std::set<std::string> names;
+    for (const core::EnvList* layer : layers)
+      if (layer != &wharf_env)
+        for (const core::EnvVar& var : *layer) names.insert(var.name);
+    const core::SessionEntry* registered = registry_.find(id.value());
+    auto recorded = store_->session_started(
+        run_id_, store::SessionRecord{.session_id = id.value(),
+                                      .name = registered->name(),
+                                      .entry = entry.name,
+                                      .kind = std::string(core::kind_name(entry.kind)),
+                                      .program = spec.program,
+                                      .cwd = spec.cwd,
+                                      .owner = request.owner,
+                                      .env_names = {names.begin(), names.end()},
+                                      .created_at_ms = registered->created_ms});
     if (!recorded) spdlog::warn("store: {}", recorded.error().message);
   }
   announce_list();
   return session;
+}
+
+core::Result<const core::CatalogEntry*> SessionService::set_default_entry(
+    std::string_view reference) {
+  auto chosen = defaults_.catalog.choose("", reference);
+  if (!chosen) return chosen.error();
+  const core::CatalogEntry* entry = chosen.value();
+  defaults_.default_entry = std::string(core::kind_name(entry->kind)) + ":" + entry->name;
+  spdlog::info("new sessions now start {} {}", core::kind_name(entry->kind), entry->name);
+  return entry;
+}
+
+core::Result<std::string> SessionService::set_default_directory(const std::string& directory) {
+  auto resolved = choose_directory(defaults_.workspace, directory);
+  if (!resolved) return resolved.error();
+  std::string relative = std::filesystem::path(resolved.value())
+                             .lexically_relative(std::filesystem::canonical(defaults_.workspace))
+                             .string();
+  defaults_.default_directory = relative == "." ? "" : relative;
+  spdlog::info("new sessions now start in {}", resolved.value());
+  return resolved.value();
+}
+
+LaunchStatus SessionService::launch_status() const {
+  LaunchStatus status;
+  auto chosen = choose_entry(StartRequest{});
+  if (chosen) {
+    status.default_entry = chosen.value()->name;
+    status.default_kind = std::string(core::kind_name(chosen.value()->kind));
+  }
+  status.default_directory = defaults_.default_directory;
+  for (const core::SessionEntry* e : registry_.entries()) ++status.running[e->program];
+  return status;
 }
 
 core::Result<Attachment> SessionService::attach(core::WindowId window,

@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "app/session.hpp"
+#include "core/catalog.hpp"
+#include "core/env_spec.hpp"
 #include "core/environment.hpp"
 #include "core/result.hpp"
 #include "core/session_registry.hpp"
@@ -30,10 +32,23 @@ class MetadataStore;
 
 namespace wharf::app {
 
+// Tells whether an agent has a conversation to resume in a directory: (the catalog
+// entry's resume_probe, the account's home, the directory).
+using ConversationProbe = std::function<bool(std::string_view probe, const std::string& home,
+                                             const std::string& directory)>;
+
 struct LaunchDefaults {
   core::Account account;
   std::vector<std::string> base_env;
-  std::string workspace;  // directory new sessions start in
+  std::string workspace;  // the root every session's directory must be inside
+  core::Catalog catalog;
+  core::EnvList machine_env;      // the config's [env]
+  std::string default_entry;      // what new sessions run ("claude", "shell:zsh"); empty:
+                                  // the account's login shell
+  std::string default_directory;  // where they start; empty: the workspace
+  std::string context_file;       // the note for agents that take one; empty: none
+  std::string state_dir;          // given to sessions as WHARF_STATE_DIR; empty: not set
+  ConversationProbe has_conversation;
 };
 
 struct ServiceOptions {
@@ -43,12 +58,24 @@ struct ServiceOptions {
   EndingTimings timings{};
 };
 
+// A request names a catalog entry, never a program: there is no command field.
 struct StartRequest {
-  std::string shell;  // a shell name; empty: the login shell
-  std::string cwd;    // inside the workspace; empty: the workspace
-  std::string name;   // empty: the default name
+  std::string kind;    // "shell", "agent", "action"; empty: looked up by name
+  std::string entry;   // the entry's name; empty (with kind empty): the default entry,
+                       // (with kind "shell"): the login shell
+  std::string cwd;     // inside the workspace; empty: the default directory
+  core::EnvList env;   // the session's own layer
+  std::string prompt;  // the first message, for agents that take one
+  std::string name;    // the tab's name; empty: the default name
   core::TerminalSize size;
   std::string owner = "browser";
+};
+
+struct LaunchStatus {
+  std::string default_entry;                   // "claude"
+  std::string default_kind;                    // "agent"
+  std::string default_directory;               // relative to the workspace; "" is the workspace
+  std::map<std::string, std::size_t> running;  // entry name -> live sessions
 };
 
 // A connected window (a browser tab, `wharf attach`), told about list and role changes.
@@ -77,6 +104,14 @@ class SessionService {
   void remove_window(core::WindowId window);
 
   core::Result<std::shared_ptr<Session>> start(const StartRequest& request);
+
+  // Defaults that can move (`wharf agent`, POST /api/agent, POST /api/cwd); live sessions
+  // keep what they started with. Each is checked as a start would check it.
+  core::Result<const core::CatalogEntry*> set_default_entry(std::string_view reference);
+  core::Result<std::string> set_default_directory(const std::string& directory);
+  LaunchStatus launch_status() const;
+  const core::Catalog& catalog() const { return defaults_.catalog; }
+  const std::string& workspace() const { return defaults_.workspace; }
   // Attaches to `wanted`, else the landing session, else (if `start_if_none`) a new
   // default session. Error code "no_sessions" when there is nothing to attach to.
   core::Result<Attachment> attach(core::WindowId window,
@@ -110,6 +145,8 @@ class SessionService {
   void notify_if_all_finished();
   void announce_list();
   void announce_driver(core::SessionId session, const core::DriverChange& change);
+  core::Result<const core::CatalogEntry*> choose_entry(const StartRequest& request) const;
+  std::string login_shell_name() const;
 
   asio::io_context& io_;
   LaunchDefaults defaults_;
@@ -123,6 +160,8 @@ class SessionService {
   std::map<core::SessionId, std::shared_ptr<Session>> sessions_;
   std::map<core::WindowId, std::weak_ptr<WindowListener>> windows_;
   std::set<core::SessionId> ended_by_request_;  // "ended", as opposed to "exited"
+  // Agents that have started a session in this daemon's life: only the first may resume.
+  std::set<std::string> agents_started_;
   core::WindowId next_window_ = 1;
   std::function<void()> on_all_finished_;
 };

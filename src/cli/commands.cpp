@@ -5,8 +5,9 @@
 namespace wharf::cli {
 
 std::span<const Command> all_commands() {
-  static const std::array kCommands{kServeCommand, kOpenCommand, kLsCommand,
-                                    kNewCommand,   kKillCommand, kReadScreenCommand};
+  static const std::array kCommands{kServeCommand,   kOpenCommand, kLsCommand,
+                                    kNewCommand,     kKillCommand, kReadScreenCommand,
+                                    kHistoryCommand, kAgentCommand};
   return kCommands;
 }
 

@@ -16,6 +16,8 @@ struct Command {
   std::function<int()> (*setup)(CLI::App& verb);
 };
 
+extern const Command kAgentCommand;
+extern const Command kHistoryCommand;
 extern const Command kKillCommand;
 extern const Command kLsCommand;
 extern const Command kNewCommand;

@@ -12,15 +12,20 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "app/config_file.hpp"
+#include "app/conversation_probe.hpp"
 #include "app/key_file.hpp"
+#include "app/launch.hpp"
 #include "app/session_service.hpp"
 #include "app/state_paths.hpp"
 #include "core/access_key.hpp"
+#include "core/catalog.hpp"
 #include "core/environment.hpp"
 #include "pty/account.hpp"
 #include "server/control_listener.hpp"
 #include "server/listener.hpp"
 #include "server/server_context.hpp"
+#include "server/service_launch_api.hpp"
 #include "store/metadata_store.hpp"
 
 extern char** environ;
@@ -73,20 +78,97 @@ std::string url_host(const asio::ip::address& address) {
   return address.is_v6() ? "[" + address.to_string() + "]" : address.to_string();
 }
 
+std::string expand_home(const std::string& path) {
+  if (path == "~" || path.starts_with("~/")) {
+    const char* home = std::getenv("HOME");
+    return std::string(home != nullptr ? home : "") + path.substr(1);
+  }
+  return path;
+}
+
+std::string session_path_variable(const std::vector<std::string>& env) {
+  for (const std::string& entry : env)
+    if (entry.starts_with("PATH=")) return entry.substr(5);
+  return std::string(core::kDefaultPath);
+}
+
+// What an agent that takes a context note is told about where it runs. The operator's
+// file (WHARF_CONTEXT_FILE, else [sessions] context_file) replaces it.
+constexpr std::string_view kContextNote =
+    R"(You are running inside wharf, a terminal session reached through a web browser
+(desktop or phone) rather than a local terminal window. The person may be away from a
+keyboard for long stretches and comes back to whatever is on screen, so when you stop to
+ask something, make the question complete on its own. Images the person pastes or drops
+in the browser are saved on this machine and arrive in the message as file paths: read
+them from there. Several sessions (other agents, shells) may run in the same workspace
+at the same time.
+)";
+
+core::Result<std::string> prepare_context_note(const core::Config& file,
+                                               const app::StatePaths& paths) {
+  if (const char* chosen = std::getenv("WHARF_CONTEXT_FILE"); chosen != nullptr && *chosen) {
+    std::string path(chosen);
+    unsetenv("WHARF_CONTEXT_FILE");
+    if (!fs::is_regular_file(path))
+      return core::Error{"WHARF_CONTEXT_FILE " + path + " is not a file"};
+    return fs::absolute(path).string();
+  }
+  if (file.context_file) {
+    std::string path = expand_home(*file.context_file);
+    if (!fs::is_regular_file(path))
+      return core::Error{file.source + ": [sessions] context_file " + path + " is not a file"};
+    return fs::absolute(path).string();
+  }
+  fs::path note = paths.state_dir / "context-note.md";
+  if (auto written = app::write_private_file(note, std::string(kContextNote)); !written)
+    return written.error();
+  return note.string();
+}
+
+// The entry and directory new sessions start with. A name that is not in the catalog
+// stops the start (it is a typo); an agent that is not installed only warns, and new
+// sessions start the login shell until it is.
+core::Status choose_defaults(app::SessionService& sessions, const DaemonOptions& options,
+                             const core::Config& file) {
+  std::optional<std::string> entry =
+      options.default_entry ? options.default_entry : file.default_entry;
+  if (entry && !entry->empty()) {
+    if (auto chosen = sessions.set_default_entry(*entry); !chosen) {
+      const core::Error& error = chosen.error();
+      if (error.code == "unknown_entry") return core::Error{"the default entry: " + error.message};
+      spdlog::warn("{}; new sessions start your login shell instead", error.message);
+    }
+  }
+  if (file.default_directory) {
+    if (auto moved = sessions.set_default_directory(*file.default_directory); !moved)
+      return core::Error{file.source + ": [sessions] directory: " + moved.error().message};
+  }
+  return core::ok_status();
+}
+
 }  // namespace
 
 int run_daemon(const DaemonOptions& options) {
   occupy_standard_fds();
   std::signal(SIGPIPE, SIG_IGN);  // a vanished peer is an error code, not a death
 
+  // The command line and WHARF_* variables win over the config file, which wins over
+  // wharf's defaults.
+  auto config = app::load_config(options.config);
+  if (!config) return fail(config.error().message);
+  const core::Config& file = config.value();
+  std::string listen = options.listen.value_or(file.listen.value_or("127.0.0.1"));
+  std::uint16_t port = options.port.value_or(file.port.value_or(7373));
+  std::string log_level = options.log_level.value_or(file.log_level.value_or("info"));
+
   auto logger = spdlog::stderr_color_mt("wharf");
   spdlog::set_default_logger(logger);
   spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
-  spdlog::set_level(spdlog::level::from_str(options.log_level));
+  spdlog::set_level(spdlog::level::from_str(log_level));
 
   boost::system::error_code address_ec;
-  auto address = asio::ip::make_address(options.listen, address_ec);
-  if (address_ec) return fail("--listen needs an IP address, not '" + options.listen + "'");
+  auto address = asio::ip::make_address(listen, address_ec);
+  if (address_ec) return fail("--listen needs an IP address, not '" + listen + "'");
 
   app::StatePaths paths = app::resolve_state_paths(
       options.state_dir ? std::optional<fs::path>(*options.state_dir) : std::nullopt);
@@ -98,10 +180,11 @@ int run_daemon(const DaemonOptions& options) {
   if (!key) return fail(key.error().message);
 
   std::error_code fs_ec;
-  fs::path workspace =
-      fs::canonical(options.workspace.value_or(fs::current_path().string()), fs_ec);
+  std::string workspace_given =
+      options.workspace.value_or(expand_home(file.workspace.value_or(".")));
+  fs::path workspace = fs::canonical(workspace_given, fs_ec);
   if (fs_ec || !fs::is_directory(workspace))
-    return fail("the workspace " + options.workspace.value_or(".") + " is not a directory");
+    return fail("the workspace " + workspace_given + " is not a directory");
 
   fs::path asset_root = options.assets ? fs::path(*options.assets) : server::default_asset_root();
   auto assets = server::StaticAssets::load(asset_root);
@@ -123,29 +206,52 @@ int run_daemon(const DaemonOptions& options) {
   // the moment the URL appears must still be a clean stop, never a default death.
   asio::signal_set stop_signals(io, SIGINT, SIGTERM);
   core::Account account = pty::current_account();
+  std::vector<std::string> base_env = core::base_environment(account, daemon_environment());
+  std::string session_path = session_path_variable(base_env);
+  auto catalog = core::Catalog::build(
+      file, [&](std::string_view name) { return app::find_program(name, session_path); },
+      app::find_shell);
+  if (!catalog) return fail(catalog.error().message);
+  auto context_file = prepare_context_note(file, paths);
+  if (!context_file) return fail(context_file.error().message);
+
   app::SessionService sessions(
       io,
       app::LaunchDefaults{
           .account = account,
-          .base_env = core::base_environment(account, daemon_environment()),
+          .base_env = std::move(base_env),
           .workspace = workspace.string(),
+          .catalog = std::move(catalog.value()),
+          .machine_env = file.env,
+          .context_file = context_file.value(),
+          .state_dir = options.state_dir.value_or(""),
+          .has_conversation =
+              [](std::string_view probe, const std::string& home, const std::string& dir) {
+                return app::has_previous_conversation(probe, home, dir);
+              },
       },
-      app::ServiceOptions{.max_sessions = options.max_sessions,
-                          .idle_expiry = std::chrono::seconds(options.idle_expiry_seconds)},
+      app::ServiceOptions{
+          .max_sessions = options.max_sessions.value_or(file.max_sessions.value_or(8)),
+          .idle_expiry = std::chrono::seconds(
+              options.idle_expiry_seconds.value_or(file.idle_expiry_seconds.value_or(0)))},
       &store.value(), run.value().run_id);
+  if (auto chosen = choose_defaults(sessions, options, file); !chosen)
+    return fail(chosen.error().message);
 
+  server::ServiceLaunchApi launch_api(sessions);
   server::ServerContext context{
       .key = key.value(),
-      .listen = {.ip = address.to_string(), .port = options.port},
+      .listen = {.ip = address.to_string(), .port = port},
       .assets = std::move(assets.value()),
       .status =
           [&sessions] {
             return server::StatusCounts{sessions.live_count(), sessions.attached_count()};
           },
+      .launch = &launch_api,
       .sessions = &sessions,
   };
 
-  auto listener = server::Listener::open(io, {address, options.port}, context);
+  auto listener = server::Listener::open(io, {address, port}, context);
   if (!listener) return fail(listener.error().message);
   context.listen.port = listener.value()->port();
 

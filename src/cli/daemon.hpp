@@ -10,15 +10,18 @@
 
 namespace wharf::cli {
 
+// Unset options come from the config file, then from wharf's defaults (docs/config.md).
 struct DaemonOptions {
-  std::uint16_t port = 7373;
-  std::string listen = "127.0.0.1";
+  std::optional<std::uint16_t> port;  // default 7373
+  std::optional<std::string> listen;  // default 127.0.0.1
   std::optional<std::string> state_dir;
-  std::optional<std::string> workspace;  // default: the directory wharf starts in
-  std::optional<std::string> assets;     // default: beside the binary
-  std::string log_level = "info";
-  std::size_t max_sessions = 8;
-  unsigned idle_expiry_seconds = 0;  // 0: sessions never expire
+  std::optional<std::string> workspace;         // default: the directory wharf starts in
+  std::optional<std::string> assets;            // default: beside the binary
+  std::optional<std::string> config;            // default: ~/.config/wharf/config.toml
+  std::optional<std::string> default_entry;     // what new sessions run
+  std::optional<std::string> log_level;         // default info
+  std::optional<std::size_t> max_sessions;      // default 8
+  std::optional<unsigned> idle_expiry_seconds;  // default 0: sessions never expire
 };
 
 // Returns the process exit code.

@@ -132,8 +132,9 @@ ClientMessage parse_client_message(std::string_view text) {
   }
   if (type == "detach") return DetachRequest{};
   if (type == "new") {
-    NewRequest request{f.text("shell"), f.text("cwd"), f.text("name")};
-    return checked(f, std::move(request));
+    auto launch = parse_launch_request(*obj);
+    if (!launch) return ProtocolError{launch.error().code, "new: " + launch.error().message};
+    return NewRequest{std::move(launch.value())};
   }
   if (type == "end") {
     auto session = f.session_id("session", false);

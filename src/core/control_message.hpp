@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/exit_status.hpp"
+#include "core/launch_request.hpp"
 #include "core/terminal_size.hpp"
 
 namespace wharf::core {
@@ -28,9 +29,7 @@ struct AttachRequest {
 };
 struct DetachRequest {};
 struct NewRequest {
-  std::string shell;
-  std::string cwd;
-  std::string name;
+  LaunchRequest launch;
 };
 struct EndRequest {
   std::optional<SessionId> session;

@@ -6,7 +6,8 @@
 namespace wharf::core {
 
 Result<SessionId> SessionRegistry::add(std::string program, std::string cwd,
-                                       std::int64_t created_ms, std::string custom_name) {
+                                       std::int64_t created_ms, std::string custom_name,
+                                       std::string kind) {
   if (sessions_.size() >= max_live_) {
     return Error{"wharf already runs " + std::to_string(sessions_.size()) +
                  " sessions, its limit (WHARF_MAX_SESSIONS); end one first"};
@@ -14,6 +15,7 @@ Result<SessionId> SessionRegistry::add(std::string program, std::string cwd,
   SessionEntry entry;
   entry.id = next_id_++;
   entry.program = std::move(program);
+  entry.kind = std::move(kind);
   entry.cwd = std::move(cwd);
   entry.created_ms = created_ms;
   sessions_.push_back(std::move(entry));

@@ -28,8 +28,9 @@ inline constexpr std::size_t kMaxNameBytes = 64;
 
 struct SessionEntry {
   SessionId id = 0;
-  std::string program;      // what it runs, e.g. "bash"
-  std::string custom_name;  // empty: the default name
+  std::string program;         // the catalog entry it runs, e.g. "bash" or "claude"
+  std::string kind = "shell";  // the entry's kind: "shell", "agent" or "action"
+  std::string custom_name;     // empty: the default name
   std::string cwd;
   std::int64_t created_ms = 0;
   SessionStatus status = SessionStatus::kRunning;
@@ -52,7 +53,7 @@ class SessionRegistry {
 
   // Registers a new session at the end of the tab order, or says why not (the cap).
   Result<SessionId> add(std::string program, std::string cwd, std::int64_t created_ms,
-                        std::string custom_name = {});
+                        std::string custom_name = {}, std::string kind = "shell");
   void remove(SessionId id);
   void mark_ending(SessionId id);
 

@@ -19,10 +19,12 @@ core::Account current_account() {
     account.shell = found->pw_shell ? found->pw_shell : "";
   }
   if (account.user.empty()) account.user = std::to_string(getuid());
-  if (account.home.empty()) {
-    const char* home = std::getenv("HOME");
-    account.home = home ? home : "/";
-  }
+  // The HOME wharf was started with wins over the password database, as it does for the
+  // shell that started it: agents keep their conversations and settings under it.
+  if (const char* home = std::getenv("HOME");
+      home != nullptr && home[0] == '/' && access(home, X_OK) == 0)
+    account.home = home;
+  if (account.home.empty()) account.home = "/";
   // A shell that is missing or not executable would make every session die at once.
   if (account.shell.empty() || account.shell.front() != '/' ||
       access(account.shell.c_str(), X_OK) != 0)

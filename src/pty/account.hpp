@@ -1,4 +1,5 @@
-// The account wharf runs as: its name, home and login shell, from the password database.
+// The account wharf runs as: its name, home and login shell (the password database; a
+// HOME wharf was started with wins for the home).
 #pragma once
 
 #include "core/environment.hpp"

@@ -3,6 +3,8 @@
 #include <boost/json.hpp>
 #include <functional>
 
+#include "core/launch_request.hpp"
+
 namespace wharf::server {
 namespace json = boost::json;
 
@@ -40,6 +42,8 @@ std::string list_sessions(const json::object&, app::SessionService& sessions) {
         {"id", e->id},
         {"name", e->name()},
         {"program", e->program},
+        {"entry", e->program},
+        {"kind", e->kind},
         {"status", e->status == core::SessionStatus::kEnding ? "ending" : "running"},
         {"pid", session ? session->pid() : 0},
         {"cwd", e->cwd},
@@ -53,9 +57,15 @@ std::string list_sessions(const json::object&, app::SessionService& sessions) {
 }
 
 std::string new_session(const json::object& request, app::SessionService& sessions) {
-  app::StartRequest start{.shell = text_field(request, "shell"),
-                          .cwd = text_field(request, "cwd"),
-                          .name = text_field(request, "name"),
+  auto launch = core::parse_launch_request(request);
+  if (!launch) return failure(launch.error());
+  core::LaunchRequest& l = launch.value();
+  app::StartRequest start{.kind = l.kind,
+                          .entry = l.entry,
+                          .cwd = l.cwd,
+                          .env = std::move(l.env),
+                          .prompt = l.prompt,
+                          .name = l.name,
                           .size = {80, 24},
                           .owner = "cli"};
   const json::value* cols = request.if_contains("cols");
@@ -64,7 +74,26 @@ std::string new_session(const json::object& request, app::SessionService& sessio
     start.size = core::clamp_size(cols->get_int64(), rows->get_int64());
   auto started = sessions.start(start);
   if (!started) return failure(started.error());
-  return success({{"id", started.value()->id()}});
+  return success({{"id", started.value()->id()}, {"name", started.value()->program()}});
+}
+
+// Moves what new sessions start with; with no name, only reports it.
+std::string default_agent(const json::object& request, app::SessionService& sessions) {
+  std::string name = text_field(request, "name");
+  if (!name.empty()) {
+    if (auto chosen = sessions.set_default_entry(name); !chosen) return failure(chosen.error());
+  }
+  app::LaunchStatus status = sessions.launch_status();
+  return success({{"default", status.default_entry}, {"kind", status.default_kind}});
+}
+
+std::string default_directory(const json::object& request, app::SessionService& sessions) {
+  std::string cwd = text_field(request, "cwd");
+  if (!cwd.empty()) {
+    if (auto moved = sessions.set_default_directory(cwd); !moved) return failure(moved.error());
+  }
+  app::LaunchStatus status = sessions.launch_status();
+  return success({{"cwd", status.default_directory.empty() ? "." : status.default_directory}});
 }
 
 std::string kill_session(const json::object& request, app::SessionService& sessions) {
@@ -103,10 +132,8 @@ struct Verb {
 };
 
 constexpr Verb kVerbs[] = {
-    {"ls", list_sessions},
-    {"new", new_session},
-    {"kill", kill_session},
-    {"read-screen", read_screen},
+    {"ls", list_sessions},      {"new", new_session},   {"agent", default_agent},
+    {"cwd", default_directory}, {"kill", kill_session}, {"read-screen", read_screen},
 };
 
 }  // namespace

@@ -133,13 +133,65 @@ Response serve_static(const Request& req, std::string_view name, const ServerCon
   return res;
 }
 
+Response json_response(http::status status, const boost::json::object& body, const Request& req) {
+  return make_response(status, "application/json", boost::json::serialize(body) + "\n", req);
+}
+
+Response json_error(http::status status, std::string_view code, std::string_view message,
+                    const Request& req) {
+  return json_response(status, {{"ok", false}, {"code", code}, {"error", message}}, req);
+}
+
 Response serve_status(const Request& req, const ServerContext& ctx) {
   StatusCounts counts = ctx.status ? ctx.status() : StatusCounts{};
-  boost::json::object body{{"version", std::string(core::kVersion)},
-                           {"protocol", core::kProtocolVersion},
-                           {"sessions", counts.sessions},
-                           {"attached", counts.attached}};
-  return make_response(http::status::ok, "application/json", boost::json::serialize(body), req);
+  boost::json::object body = ctx.launch ? ctx.launch->status() : boost::json::object{};
+  body["version"] = std::string(core::kVersion);
+  body["protocol"] = core::kProtocolVersion;
+  body["sessions"] = counts.sessions;
+  body["attached"] = counts.attached;
+  return json_response(http::status::ok, body, req);
+}
+
+// The body of a POST: one JSON object with one string field. Browsers can only send
+// cross-site JSON after a preflight wharf never answers, but the check here does not
+// rely on that: the key and the Origin rule come first.
+core::Result<std::string> string_field(const Request& req, std::string_view field) {
+  auto type = req.find(http::field::content_type);
+  if (type == req.end() || !type->value().starts_with("application/json"))
+    return core::Error{"send a JSON body (Content-Type: application/json)", "bad_request"};
+  boost::system::error_code ec;
+  boost::json::value body = boost::json::parse(req.body(), ec);
+  const boost::json::value* value =
+      !ec && body.is_object() ? body.get_object().if_contains(field) : nullptr;
+  if (value == nullptr || !value->is_string() || value->get_string().size() > 4096) {
+    return core::Error{
+        "the body must be a JSON object with a string field '" + std::string(field) + "'",
+        "bad_request"};
+  }
+  return std::string(value->get_string());
+}
+
+http::status status_for(const core::Error& error) {
+  if (error.code == "bad_request") return http::status::bad_request;
+  if (error.code == "unknown_entry") return http::status::not_found;
+  return http::status::unprocessable_entity;
+}
+
+Response serve_setting(const Request& req, const ServerContext& ctx, std::string_view field) {
+  if (ctx.launch == nullptr)
+    return json_error(http::status::service_unavailable, "unavailable", "not ready", req);
+  auto value = string_field(req, field);
+  if (!value)
+    return json_error(http::status::bad_request, "bad_request", value.error().message, req);
+  auto done = field == "agent" ? ctx.launch->set_default_entry(value.value())
+                               : ctx.launch->set_default_directory(value.value());
+  if (!done) {
+    const core::Error& error = done.error();
+    return json_error(status_for(error), error.code.empty() ? "refused" : error.code, error.message,
+                      req);
+  }
+  done.value()["ok"] = true;
+  return json_response(http::status::ok, done.value(), req);
 }
 
 }  // namespace
@@ -203,6 +255,23 @@ RouteDecision route_request(const Request& req, const ServerContext& ctx) {
     if (path == "/api/status") {
       if (!is_read(req)) return method_not_allowed(req, "GET, HEAD");
       return serve_status(req, ctx);
+    }
+    if (path == "/api/dirs") {
+      if (!is_read(req)) return method_not_allowed(req, "GET, HEAD");
+      if (ctx.launch == nullptr) return not_found(req);
+      return json_response(http::status::ok, ctx.launch->directories(), req);
+    }
+    if (path == "/api/agent" || path == "/api/cwd") {
+      if (req.method() != http::verb::post) return method_not_allowed(req, "POST");
+      // A state change from a browser must come from wharf's own page.
+      if (auto origin = req.find(http::field::origin); origin != req.end()) {
+        if (req.count(http::field::origin) != 1 ||
+            !core::origin_allowed(origin->value(), host->value())) {
+          return json_error(http::status::forbidden, "bad_origin",
+                            "requests that change wharf are accepted only from its own page", req);
+        }
+      }
+      return serve_setting(req, ctx, path == "/api/agent" ? "agent" : "cwd");
     }
     return not_found(req);
   }

@@ -5,7 +5,10 @@
 // Routes:   /static/<file>   page modules, stylesheet, icon, vendored xterm (no key)
 //           /                the page (key as ?k=)
 //           /ws              WebSocket upgrade (key as ?k=, Origin must be our own)
-//           /api/status      JSON (key in X-Wharf-Key or ?k=)
+//           /api/status      GET: JSON (key in X-Wharf-Key or ?k=)
+//           /api/dirs        GET: the default directory and suggestions inside the workspace
+//           /api/agent       POST {"agent": NAME}: what new sessions start (Origin, if sent,
+//           /api/cwd         POST {"cwd": DIR}: where they start         must be our own)
 #pragma once
 
 #include <boost/beast/http.hpp>

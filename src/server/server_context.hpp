@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/request_policy.hpp"
+#include "server/launch_api.hpp"
 #include "server/static_assets.hpp"
 
 namespace wharf::app {
@@ -27,6 +28,7 @@ struct ServerContext {
   core::ListenAddress listen;
   StaticAssets assets;
   std::function<StatusCounts()> status;
+  LaunchApi* launch = nullptr;              // null in router tests that need no API
   app::SessionService* sessions = nullptr;  // null in router unit tests
   std::size_t open_connections = 0;         // HTTP and WebSocket, for the connection cap
 };

@@ -107,8 +107,13 @@ void WebSocketSession::handle_text(std::string_view text) {
           detach_quietly();
           send_text(core::detached_message(was, "requested"));
         } else if constexpr (std::is_same_v<T, core::NewRequest>) {
-          auto started = service().start(app::StartRequest{
-              .shell = m.shell, .cwd = m.cwd, .name = m.name, .size = wanted_size_});
+          auto started = service().start(app::StartRequest{.kind = m.launch.kind,
+                                                           .entry = m.launch.entry,
+                                                           .cwd = m.launch.cwd,
+                                                           .env = m.launch.env,
+                                                           .prompt = m.launch.prompt,
+                                                           .name = m.launch.name,
+                                                           .size = wanted_size_});
           if (!started) {
             send_error(started.error());
             return;

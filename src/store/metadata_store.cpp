@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <map>
 
 #include "store/sqlite_statement.hpp"
 
@@ -74,6 +75,12 @@ CREATE INDEX session_events_by_session ON session_events (run_id, session_id);
 
 PRAGMA application_id = 2003329394;
 PRAGMA user_version = 1;
+)sql",
+    // 1 -> 2: the catalog entry a session ran ("claude", "bash"); kind says which sort of
+    // entry it is. Sessions recorded before have no entry to recover: ''.
+    R"sql(
+ALTER TABLE sessions ADD COLUMN entry TEXT NOT NULL DEFAULT '';
+PRAGMA user_version = 2;
 )sql",
 };
 static_assert(kApplicationId == 2003329394, "the literal in kMigrations[0] must match");
@@ -206,7 +213,8 @@ core::Status tighten_mode(const std::filesystem::path& path) {
 }
 
 // Refuses a file wharf did not write, or one a newer wharf wrote, before changing it.
-core::Status check_identity(sqlite3* db, const std::filesystem::path& path) {
+// Returns the file's schema version (0 for a file with nothing in it yet).
+core::Result<int> check_identity(sqlite3* db, const std::filesystem::path& path) {
   auto application_id = read_int(db, "PRAGMA application_id");
   if (!application_id) {
     int code = sqlite3_errcode(db);
@@ -234,7 +242,7 @@ core::Status check_identity(sqlite3* db, const std::filesystem::path& path) {
                                 std::to_string(kSchemaVersion) +
                                 "). Run the newer wharf, or move the file aside.");
   }
-  return core::ok_status();
+  return static_cast<int>(version.value());
 }
 
 core::Status migrate(sqlite3* db, const std::filesystem::path& path) {
@@ -246,12 +254,77 @@ core::Status migrate(sqlite3* db, const std::filesystem::path& path) {
   for (auto v = version.value(); v < kSchemaVersion; ++v) {
     std::string script(kMigrations[static_cast<std::size_t>(v)]);
     if (sqlite3_exec(db, script.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) {
-      return open_error(path, "cannot create its tables: " + std::string(sqlite3_errmsg(db)));
+      return open_error(path, v == 0
+                                  ? "cannot create its tables: " + std::string(sqlite3_errmsg(db))
+                                  : "cannot bring its schema to version " + std::to_string(v + 1) +
+                                        ": " + sqlite3_errmsg(db));
     }
   }
   auto committed = transaction.value().commit();
   if (!committed) return open_error(path, committed.error().message);
   return core::ok_status();
+}
+
+// Without SQLITE_OPEN_URI a name is a plain path, except that a build with
+// SQLITE_USE_URI would read a relative "file:..." as a URI; "./" keeps it a path.
+std::string sqlite_name(const std::filesystem::path& path) {
+  std::string name = path.string();
+  if (name.starts_with("file:")) name = "./" + name;
+  return name;
+}
+
+// Both opens: one thread per connection (no per-call mutex), and never through a link.
+constexpr int kOpenFlags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW;
+
+void configure(sqlite3* db) {
+  sqlite3_busy_timeout(db, kBusyTimeoutMs);
+  // The file is only ever wharf's, but a damaged or planted schema must not be able to
+  // run functions or corrupt the file through us.
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FKEY, 1, nullptr);
+}
+
+// The newest `?1` sessions. A version-1 file (read, never migrated, by
+// open_read_only()) has no entry column; it reads as ''. Two whole constants, so no SQL
+// is ever assembled.
+std::string_view recent_sessions_sql(int schema_version) {
+  if (schema_version < 2) {
+    return "SELECT run_id, session_id, name, '', kind, program, cwd, owner, env_names, status, "
+           "exit_code, signal, created_at, ended_at, bytes_out, bytes_in, scrollback_truncated "
+           "FROM sessions ORDER BY created_at DESC, run_id DESC, session_id DESC LIMIT ?1";
+  }
+  return "SELECT run_id, session_id, name, entry, kind, program, cwd, owner, env_names, status, "
+         "exit_code, signal, created_at, ended_at, bytes_out, bytes_in, scrollback_truncated "
+         "FROM sessions ORDER BY created_at DESC, run_id DESC, session_id DESC LIMIT ?1";
+}
+
+// One row of recent_sessions_sql().
+SessionRow read_session_row(const Statement& s) {
+  auto optional_int = [&](int column) -> std::optional<int> {
+    auto value = s.column_optional_int64(column);
+    if (!value) return std::nullopt;
+    return static_cast<int>(*value);
+  };
+  return SessionRow{
+      .run_id = s.column_int64(0),
+      .session_id = from_db_count(s.column_int64(1)),
+      .name = s.column_text(2),
+      .entry = s.column_text(3),
+      .kind = s.column_text(4),
+      .program = s.column_text(5),
+      .cwd = s.column_text(6),
+      .owner = s.column_text(7),
+      .status = s.column_text(9),
+      .env_names = decode_names(s.column_text(8)),
+      .exit_code = optional_int(10),
+      .signal = optional_int(11),
+      .created_at_ms = s.column_int64(12),
+      .ended_at_ms = s.column_optional_int64(13),
+      .bytes_out = from_db_count(s.column_int64(14)),
+      .bytes_in = from_db_count(s.column_int64(15)),
+      .scrollback_truncated = s.column_int64(16) != 0,
+  };
 }
 
 }  // namespace
@@ -271,24 +344,14 @@ core::Result<MetadataStore> MetadataStore::open(const std::filesystem::path& pat
   auto mode_wrong = prepare_file(path);
   if (!mode_wrong) return mode_wrong.error();
 
-  // Without SQLITE_OPEN_URI a name is a plain path, except that a build with
-  // SQLITE_USE_URI would read a relative "file:..." as a URI; "./" keeps it a path.
-  std::string name = path.string();
-  if (name.starts_with("file:")) name = "./" + name;
   sqlite3* raw = nullptr;
   int rc =
-      sqlite3_open_v2(name.c_str(), &raw,
-                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, nullptr);
+      sqlite3_open_v2(sqlite_name(path).c_str(), &raw, SQLITE_OPEN_READWRITE | kOpenFlags, nullptr);
   MetadataStore store(raw, path);  // owns the handle from here, even a failed one
   if (rc != SQLITE_OK) {
     return open_error(path, raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc));
   }
-  sqlite3_busy_timeout(raw, kBusyTimeoutMs);
-  // The file is only ever wharf's, but a damaged or planted schema must not be able to
-  // run functions or corrupt the file through us.
-  sqlite3_db_config(raw, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
-  sqlite3_db_config(raw, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
-  sqlite3_db_config(raw, SQLITE_DBCONFIG_ENABLE_FKEY, 1, nullptr);
+  configure(raw);
 
   if (auto identity = check_identity(raw, path); !identity) return identity.error();
   if (mode_wrong.value()) {
@@ -309,8 +372,40 @@ core::Result<MetadataStore> MetadataStore::open(const std::filesystem::path& pat
   return store;
 }
 
+core::Result<MetadataStore> MetadataStore::open_read_only(const std::filesystem::path& path) {
+  if (path.empty()) return core::Error{"cannot open the metadata database: no path given"};
+  // Checked here, not left to SQLite: its "unable to open database file" would not say
+  // that the usual cause is a daemon that never ran with this state directory.
+  struct stat st {};
+  if (lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT || errno == ENOTDIR) {
+      return core::Error{"no history yet: " + path.string() + " does not exist"};
+    }
+    return open_error(path, std::strerror(errno));
+  }
+  if (S_ISLNK(st.st_mode)) {
+    return open_error(path, "it is a symbolic link, which wharf does not follow");
+  }
+  if (!S_ISREG(st.st_mode)) return open_error(path, "it is not a regular file");
+
+  sqlite3* raw = nullptr;
+  int rc =
+      sqlite3_open_v2(sqlite_name(path).c_str(), &raw, SQLITE_OPEN_READONLY | kOpenFlags, nullptr);
+  MetadataStore store(raw, path);  // owns the handle from here, even a failed one
+  if (rc != SQLITE_OK) {
+    return open_error(path, raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc));
+  }
+  configure(raw);
+  auto version = check_identity(raw, path);
+  if (!version) return version.error();
+  store.schema_version_ = version.value();
+  return store;
+}
+
 MetadataStore::MetadataStore(MetadataStore&& other) noexcept
-    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
+    : db_(std::exchange(other.db_, nullptr)),
+      path_(std::move(other.path_)),
+      schema_version_(other.schema_version_) {}
 
 MetadataStore& MetadataStore::operator=(MetadataStore&& other) noexcept {
   if (this != &other) {
@@ -318,6 +413,7 @@ MetadataStore& MetadataStore::operator=(MetadataStore&& other) noexcept {
     sqlite3_close_v2(db_);
     db_ = std::exchange(other.db_, nullptr);
     path_ = std::move(other.path_);
+    schema_version_ = other.schema_version_;
   }
   return *this;
 }
@@ -394,7 +490,7 @@ core::Status MetadataStore::session_started(std::int64_t run_id, const SessionRe
   auto inserted = run_sql(
       db_,
       "INSERT INTO sessions (run_id, session_id, name, kind, program, cwd, owner, env_names, "
-      "status, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'running', ?9)",
+      "status, created_at, entry) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'running', ?9, ?10)",
       [&](Statement& s) {
         s.bind(1, run_id)
             .bind(2, *session_id)
@@ -404,7 +500,8 @@ core::Status MetadataStore::session_started(std::int64_t run_id, const SessionRe
             .bind(6, std::string_view(record.cwd))
             .bind(7, std::string_view(record.owner))
             .bind(8, std::string_view(encode_names(record.env_names)))
-            .bind(9, record.created_at_ms);
+            .bind(9, record.created_at_ms)
+            .bind(10, std::string_view(record.entry));
       });
   if (!inserted) {
     // The two constraint failures a caller can cause get words instead of SQL terms.
@@ -522,43 +619,17 @@ core::Result<std::vector<SessionRow>> MetadataStore::recent_sessions(std::size_t
   auto fail = [&](const core::Error& e) {
     return core::Error{error("cannot read session history").message + ": " + e.message};
   };
-  auto stmt = Statement::prepare(
-      db_,
-      "SELECT run_id, session_id, name, kind, program, cwd, owner, env_names, status, "
-      "exit_code, signal, created_at, ended_at, bytes_out, bytes_in, scrollback_truncated "
-      "FROM sessions ORDER BY created_at DESC, run_id DESC, session_id DESC LIMIT ?1");
+  std::vector<SessionRow> rows;
+  if (schema_version_ == 0) return rows;  // an empty file: no tables, so no sessions
+  auto stmt = Statement::prepare(db_, recent_sessions_sql(schema_version_));
   if (!stmt) return fail(stmt.error());
   Statement& s = stmt.value();
   s.bind(1, to_db_count(limit));
-
-  std::vector<SessionRow> rows;
   for (;;) {
     auto more = s.step();
     if (!more) return fail(more.error());
     if (!more.value()) break;
-    auto optional_int = [&](int column) -> std::optional<int> {
-      auto value = s.column_optional_int64(column);
-      if (!value) return std::nullopt;
-      return static_cast<int>(*value);
-    };
-    rows.push_back(SessionRow{
-        .run_id = s.column_int64(0),
-        .session_id = from_db_count(s.column_int64(1)),
-        .name = s.column_text(2),
-        .kind = s.column_text(3),
-        .program = s.column_text(4),
-        .cwd = s.column_text(5),
-        .owner = s.column_text(6),
-        .status = s.column_text(8),
-        .env_names = decode_names(s.column_text(7)),
-        .exit_code = optional_int(9),
-        .signal = optional_int(10),
-        .created_at_ms = s.column_int64(11),
-        .ended_at_ms = s.column_optional_int64(12),
-        .bytes_out = from_db_count(s.column_int64(13)),
-        .bytes_in = from_db_count(s.column_int64(14)),
-        .scrollback_truncated = s.column_int64(15) != 0,
-    });
+    rows.push_back(read_session_row(s));
   }
   return rows;
 }
@@ -572,6 +643,7 @@ core::Result<std::vector<SessionEvent>> MetadataStore::session_events(
   };
   auto id = to_db_id(session_id);
   if (!id) return std::vector<SessionEvent>{};  // no such id can have been recorded
+  if (schema_version_ == 0) return std::vector<SessionEvent>{};  // an empty file
   auto stmt = Statement::prepare(db_,
                                  "SELECT at, event, detail FROM session_events "
                                  "WHERE run_id = ?1 AND session_id = ?2 ORDER BY at, rowid");
@@ -587,6 +659,53 @@ core::Result<std::vector<SessionEvent>> MetadataStore::session_events(
         .at_ms = s.column_int64(0), .event = s.column_text(1), .detail = s.column_text(2)});
   }
   return events;
+}
+
+core::Result<std::vector<SessionHistory>> MetadataStore::sessions_with_events(
+    std::size_t limit) const {
+  auto fail = [&](const core::Error& e) {
+    return core::Error{error("cannot read session history").message + ": " + e.message};
+  };
+  std::vector<SessionHistory> history;
+  if (schema_version_ == 0) return history;
+  // Without it, a session that finished between the two queries could show its new
+  // status and miss the event that says so (or the other way round).
+  auto snapshot = ReadTransaction::begin(db_);
+  if (!snapshot) return fail(snapshot.error());
+  auto sessions = recent_sessions(limit);
+  if (!sessions) return sessions.error();
+  history.reserve(sessions.value().size());
+  for (SessionRow& row : sessions.value()) {
+    history.push_back(SessionHistory{.session = std::move(row), .events = {}});
+  }
+  if (history.empty()) return history;
+
+  // The events of exactly those sessions (the same ORDER BY and LIMIT), each session's
+  // in the order they happened.
+  auto stmt = Statement::prepare(
+      db_,
+      "SELECT e.run_id, e.session_id, e.at, e.event, e.detail FROM session_events AS e "
+      "JOIN (SELECT run_id, session_id FROM sessions "
+      "      ORDER BY created_at DESC, run_id DESC, session_id DESC LIMIT ?1) AS s "
+      "  ON e.run_id = s.run_id AND e.session_id = s.session_id "
+      "ORDER BY e.run_id, e.session_id, e.at, e.rowid");
+  if (!stmt) return fail(stmt.error());
+  Statement& s = stmt.value();
+  s.bind(1, to_db_count(limit));
+  std::map<std::pair<std::int64_t, std::uint64_t>, std::size_t> index;
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    index.emplace(std::pair{history[i].session.run_id, history[i].session.session_id}, i);
+  }
+  for (;;) {
+    auto more = s.step();
+    if (!more) return fail(more.error());
+    if (!more.value()) break;
+    auto it = index.find({s.column_int64(0), from_db_count(s.column_int64(1))});
+    if (it == index.end()) continue;  // cannot happen within one snapshot
+    history[it->second].events.push_back(SessionEvent{
+        .at_ms = s.column_int64(2), .event = s.column_text(3), .detail = s.column_text(4)});
+  }
+  return history;
 }
 
 }  // namespace wharf::store

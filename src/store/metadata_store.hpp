@@ -8,6 +8,12 @@
 // entries are checked to be bare identifiers, so a "NAME=value" handed over by mistake
 // is refused (without echoing the value) instead of written to disk.
 //
+// Two ways in: open() is the daemon's (creates, migrates, writes); open_read_only() is
+// `wharf history`'s, which reads the same file while a daemon writes it (WAL lets one
+// writer and many readers share it) or while none runs. It never creates the database,
+// migrates, checkpoints or writes it; SQLite may leave an empty -wal and a -shm beside a
+// WAL-mode file it read, with the file's own mode (0600).
+//
 // Invariants:
 // - The file is owner-only (0600) from the moment wharf creates it, and an existing file
 //   is tightened to 0600 on open; SQLite gives its -wal/-shm files the same mode.
@@ -40,13 +46,17 @@ struct sqlite3;
 namespace wharf::store {
 
 // Bumped with each schema change; open() migrates older files step by step.
-inline constexpr int kSchemaVersion = 1;
+// Version 2 added sessions.entry (the catalog entry's name).
+inline constexpr int kSchemaVersion = 2;
 
 // What is recorded when a session starts.
 struct SessionRecord {
   std::uint64_t session_id = 0;  // daemon-run-scoped id, never reused within a run
   std::string name;
-  std::string kind;     // "shell" (later "agent", "action")
+  // The catalog entry's name ("bash", "claude", "tests"); empty when unknown (sessions
+  // recorded before schema version 2).
+  std::string entry = {};
+  std::string kind;     // "shell", "agent" or "action"
   std::string program;  // the executable only, e.g. "/bin/bash"; never its arguments
   std::string cwd;
   std::string owner;                   // "browser", "cli", or "session:<id>"
@@ -71,7 +81,7 @@ struct SessionOutcome {
 struct SessionRow {
   std::int64_t run_id = 0;
   std::uint64_t session_id = 0;
-  std::string name, kind, program, cwd, owner, status;
+  std::string name, entry, kind, program, cwd, owner, status;
   std::vector<std::string> env_names;
   std::optional<int> exit_code, signal;
   std::int64_t created_at_ms = 0;
@@ -89,6 +99,12 @@ struct SessionEvent {
   std::string detail;
 };
 
+// A session and its lifecycle events, in the order they happened.
+struct SessionHistory {
+  SessionRow session;
+  std::vector<SessionEvent> events;
+};
+
 struct RunStart {
   std::int64_t run_id = 0;
   std::size_t interrupted = 0;  // sessions earlier runs left live, now "interrupted"
@@ -99,6 +115,11 @@ class MetadataStore {
   // Opens or creates the database at `path` (its directory must exist), sets WAL and a
   // busy timeout, and creates or migrates the schema.
   static core::Result<MetadataStore> open(const std::filesystem::path& path);
+  // Opens an existing database for reading only. Refuses a missing file ("no history
+  // yet: <path> does not exist"), a file that is not wharf's, and a newer schema; reads an
+  // older schema as it is (the fields it lacks read as empty) rather than migrating it.
+  // Every write on the result fails.
+  static core::Result<MetadataStore> open_read_only(const std::filesystem::path& path);
 
   MetadataStore(MetadataStore&& other) noexcept;
   MetadataStore& operator=(MetadataStore&& other) noexcept;
@@ -127,6 +148,9 @@ class MetadataStore {
   // In the order they happened.
   core::Result<std::vector<SessionEvent>> session_events(std::int64_t run_id,
                                                          std::uint64_t session_id) const;
+  // recent_sessions(limit), each with its events: two queries in one read transaction,
+  // so the sessions and their events come from the same moment of a file being written.
+  core::Result<std::vector<SessionHistory>> sessions_with_events(std::size_t limit) const;
 
  private:
   MetadataStore(sqlite3* db, std::filesystem::path path) : db_(db), path_(std::move(path)) {}
@@ -134,6 +158,9 @@ class MetadataStore {
 
   sqlite3* db_ = nullptr;  // owned; null once moved from
   std::filesystem::path path_;
+  // The file's schema when opened: kSchemaVersion after open(); whatever the file had
+  // for open_read_only() (0: an empty file, no tables yet), which picks the queries.
+  int schema_version_ = kSchemaVersion;
 };
 
 // Whether `name` may be recorded as an environment variable name: an identifier

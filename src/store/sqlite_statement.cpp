@@ -130,4 +130,21 @@ core::Status Transaction::commit() {
   return core::ok_status();
 }
 
+core::Result<ReadTransaction> ReadTransaction::begin(sqlite3* db) {
+  if (db == nullptr) return core::Error{"the metadata database is closed"};
+  if (sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK) {
+    return sqlite_error(db, "cannot start reading the metadata database");
+  }
+  return ReadTransaction(db);
+}
+
+ReadTransaction::ReadTransaction(ReadTransaction&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)) {}
+
+ReadTransaction::~ReadTransaction() {
+  if (db_ != nullptr && sqlite3_get_autocommit(db_) == 0) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+}
+
 }  // namespace wharf::store

@@ -76,4 +76,23 @@ class Transaction {
   sqlite3* db_ = nullptr;  // null once committed or moved from
 };
 
+// A deferred BEGIN: the first read takes a snapshot that every later read in the
+// transaction shares, so two queries see one state of a file another process writes.
+// Ends with ROLLBACK (it never wrote anything), so it also works on a read-only
+// connection.
+class ReadTransaction {
+ public:
+  static core::Result<ReadTransaction> begin(sqlite3* db);
+
+  ReadTransaction(ReadTransaction&& other) noexcept;
+  ReadTransaction& operator=(ReadTransaction&&) = delete;
+  ReadTransaction(const ReadTransaction&) = delete;
+  ReadTransaction& operator=(const ReadTransaction&) = delete;
+  ~ReadTransaction();
+
+ private:
+  explicit ReadTransaction(sqlite3* db) : db_(db) {}
+  sqlite3* db_ = nullptr;  // null once moved from
+};
+
 }  // namespace wharf::store

@@ -22,7 +22,8 @@ export async function startDaemon({ args = [], env = {}, cwd, key } = {}) {
   const pinnedKey = key ?? randomBytes(16).toString('hex');
   const child = spawn(wharfBin, ['serve', '--port', '0', '--state-dir', stateDir, ...args], {
     cwd: cwd ?? stateDir,
-    env: { ...sanitizerOptions(), PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER, WHARF_KEY: pinnedKey, ...env },
+    // XDG_CONFIG_HOME inside the state dir: no user config is ever read by a test's daemon.
+    env: { ...sanitizerOptions(), PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER, WHARF_KEY: pinnedKey, XDG_CONFIG_HOME: join(stateDir, 'config'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

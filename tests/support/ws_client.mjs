@@ -473,7 +473,7 @@ export async function attachedWindow(t, d, { start = true, session, prompt = tru
 // ---------------------------------------------------------------------------------------
 // HTTP with explicit headers (fetch cannot set Host, and normalises `..` in paths).
 
-export function httpGet(daemon, path, { headers = {}, host, setHost = true, method = 'GET', timeout = 5000 } = {}) {
+export function httpGet(daemon, path, { headers = {}, host, setHost = true, method = 'GET', timeout = 5000, body } = {}) {
   return new Promise((resolve, reject) => {
     const h = { ...headers };
     if (host !== undefined) h.Host = host;
@@ -485,7 +485,7 @@ export function httpGet(daemon, path, { headers = {}, host, setHost = true, meth
     });
     req.on('timeout', () => req.destroy(new Error(`HTTP ${method} ${path} timed out`)));
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 

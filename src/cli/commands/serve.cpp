@@ -10,31 +10,36 @@ namespace {
 std::function<int()> setup_serve(CLI::App& verb) {
   auto options = std::make_shared<DaemonOptions>();
   auto state_dir = std::make_shared<std::string>();
-  verb.add_option("--port", options->port, "TCP port to listen on; 0 picks a free one")
-      ->envname("WHARF_PORT")
-      ->capture_default_str();
+  verb.add_option("--port", options->port, "TCP port to listen on; 0 picks a free one [7373]")
+      ->envname("WHARF_PORT");
   verb.add_option("--listen", options->listen,
-                  "Address to listen on; anything but loopback is reachable from other machines")
-      ->envname("WHARF_LISTEN")
-      ->capture_default_str();
+                  "Address to listen on; anything but loopback is reachable from other "
+                  "machines [127.0.0.1]")
+      ->envname("WHARF_LISTEN");
   add_state_dir_option(verb, *state_dir);
+  verb.add_option("--config", options->config,
+                  "Config file (default: ~/.config/wharf/config.toml; see docs/config.md)")
+      ->envname("WHARF_CONFIG");
   verb.add_option("--workspace", options->workspace,
-                  "Directory sessions start in (default: the current directory)")
+                  "The directory every session works inside (default: the current directory)")
       ->envname("WHARF_WORKSPACE");
-  verb.add_option("--max-sessions", options->max_sessions, "Most live sessions at once")
+  verb.add_option("--agent", options->default_entry,
+                  "What new sessions start: an agent, shell or action from the catalog "
+                  "(default: your login shell)")
+      ->envname("WHARF_AGENT");
+  verb.add_option("--max-sessions", options->max_sessions, "Most live sessions at once [8]")
       ->envname("WHARF_MAX_SESSIONS")
-      ->check(CLI::Range(1, 10000))
-      ->capture_default_str();
+      ->check(CLI::Range(1, 10000));
   verb.add_option("--idle-expiry", options->idle_expiry_seconds,
                   "End a session nobody watched and that printed nothing for this many "
-                  "seconds (0: never)")
-      ->envname("WHARF_IDLE_EXPIRY")
-      ->capture_default_str();
+                  "seconds (0: never) [0]")
+      ->envname("WHARF_IDLE_EXPIRY");
   verb.add_option("--assets", options->assets,
                   "Folder holding the page's files (default: beside the binary)");
-  verb.add_option("--log-level", options->log_level, "trace, debug, info, warn, error or off")
-      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
-      ->capture_default_str();
+  verb.add_option("--log-level", options->log_level,
+                  "trace, debug, info, warn, error or off [info]")
+      ->envname("WHARF_LOG_LEVEL")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
   return [options, state_dir] {
     if (!state_dir->empty()) options->state_dir = *state_dir;
     return run_daemon(*options);

@@ -51,9 +51,10 @@ TEST(ControlMessage, ParsesEveryRequestType) {
   EXPECT_FALSE(bare.session);
   EXPECT_FALSE(bare.start);
   auto made = expect<NewRequest>(R"({"type":"new","shell":"zsh","cwd":"apps","name":"api"})");
-  EXPECT_EQ(made.shell, "zsh");
-  EXPECT_EQ(made.cwd, "apps");
-  EXPECT_EQ(made.name, "api");
+  EXPECT_EQ(made.launch.kind, "shell");
+  EXPECT_EQ(made.launch.entry, "zsh");
+  EXPECT_EQ(made.launch.cwd, "apps");
+  EXPECT_EQ(made.launch.name, "api");
   auto renamed = expect<RenameRequest>(R"({"type":"rename","session":2,"name":""})");
   EXPECT_EQ(renamed.session, 2u);
   EXPECT_EQ(renamed.name, "");

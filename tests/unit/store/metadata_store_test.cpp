@@ -1,6 +1,7 @@
 // The metadata store against real SQLite files in a temporary directory: file modes,
-// the run lifecycle across a daemon that dies without stopping, what is refused, and
-// what the bytes on disk do (and do not) contain.
+// the run lifecycle across a daemon that dies without stopping, what is refused, what
+// the bytes on disk do (and do not) contain, the migration of a version-1 file, and the
+// read-only open `wharf history` uses beside a running daemon.
 #include "store/metadata_store.hpp"
 
 #include <gtest/gtest.h>
@@ -45,6 +46,7 @@ class MetadataStoreTest : public ::testing::Test {
 SessionRecord shell(std::uint64_t id, std::string name, std::int64_t at) {
   return SessionRecord{.session_id = id,
                        .name = std::move(name),
+                       .entry = "bash",
                        .kind = "shell",
                        .program = "/bin/bash",
                        .cwd = "/home/user/project",
@@ -161,6 +163,7 @@ TEST_F(MetadataStoreTest, SessionsLeftRunningByADeadRunAreInterruptedNextRun) {
   EXPECT_EQ(done.run_id, run1);
   EXPECT_EQ(done.session_id, 1u);
   EXPECT_EQ(done.name, "bash 1");
+  EXPECT_EQ(done.entry, "bash");
   EXPECT_EQ(done.kind, "shell");
   EXPECT_EQ(done.program, "/bin/bash");
   EXPECT_EQ(done.cwd, "/home/user/project");
@@ -506,6 +509,388 @@ TEST_F(MetadataStoreTest, MovesOwnershipOfTheConnection) {
   auto fresh = second.recent_sessions(10);
   ASSERT_TRUE(fresh);
   EXPECT_TRUE(fresh.value().empty());
+}
+
+// The schema a version-1 wharf wrote, verbatim: a fixed past, not the current code's.
+constexpr const char* kVersion1Schema = R"sql(
+CREATE TABLE runs (
+  id INTEGER PRIMARY KEY,
+  started_at INTEGER NOT NULL,
+  stopped_at INTEGER,
+  pid INTEGER NOT NULL
+) STRICT;
+CREATE TABLE sessions (
+  run_id INTEGER NOT NULL REFERENCES runs (id),
+  session_id INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  program TEXT NOT NULL,
+  cwd TEXT NOT NULL,
+  owner TEXT NOT NULL,
+  env_names TEXT NOT NULL,
+  status TEXT NOT NULL
+    CHECK (status IN ('running', 'ending', 'exited', 'ended', 'interrupted')),
+  exit_code INTEGER,
+  signal INTEGER,
+  created_at INTEGER NOT NULL,
+  ended_at INTEGER,
+  bytes_out INTEGER NOT NULL DEFAULT 0,
+  bytes_in INTEGER NOT NULL DEFAULT 0,
+  scrollback_truncated INTEGER NOT NULL DEFAULT 0 CHECK (scrollback_truncated IN (0, 1)),
+  PRIMARY KEY (run_id, session_id)
+) STRICT;
+CREATE INDEX sessions_live ON sessions (status) WHERE status IN ('running', 'ending');
+CREATE INDEX sessions_by_created ON sessions (created_at);
+CREATE TABLE session_events (
+  run_id INTEGER NOT NULL,
+  session_id INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  event TEXT NOT NULL
+    CHECK (event IN ('started', 'renamed', 'exited', 'ended', 'interrupted')),
+  detail TEXT,
+  FOREIGN KEY (run_id, session_id) REFERENCES sessions (run_id, session_id)
+) STRICT;
+CREATE INDEX session_events_by_session ON session_events (run_id, session_id);
+PRAGMA application_id = 2003329394;
+PRAGMA user_version = 1;
+
+INSERT INTO runs (id, started_at, stopped_at, pid) VALUES (1, 1000, 2000, 42);
+INSERT INTO sessions (run_id, session_id, name, kind, program, cwd, owner, env_names, status,
+                      exit_code, created_at, ended_at, bytes_out, bytes_in)
+  VALUES (1, 1, 'old shell', 'shell', '/bin/bash', '/home/user', 'cli', '["HOME"]', 'exited',
+          3, 1100, 1500, 4096, 7);
+INSERT INTO session_events (run_id, session_id, at, event) VALUES (1, 1, 1100, 'started');
+INSERT INTO session_events (run_id, session_id, at, event) VALUES (1, 1, 1500, 'exited');
+)sql";
+
+// PRAGMA user_version read with the plain C API, read-only.
+int user_version(const fs::path& path) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    sqlite3_close(db);
+    return -1;
+  }
+  sqlite3_stmt* stmt = nullptr;
+  int version = -1;
+  if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nullptr) == SQLITE_OK &&
+      sqlite3_step(stmt) == SQLITE_ROW) {
+    version = sqlite3_column_int(stmt, 0);
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return version;
+}
+
+TEST_F(MetadataStoreTest, RecordsTheCatalogEntryAndItsKind) {
+  MetadataStore store = open_store();
+  auto run = store.begin_run(1000, 42);
+  ASSERT_TRUE(run);
+  SessionRecord agent = shell(1, "claude 1", 1100);
+  agent.entry = "claude";
+  agent.kind = "agent";
+  agent.program = "/usr/local/bin/claude";
+  ASSERT_TRUE(store.session_started(run.value().run_id, agent));
+  SessionRecord unnamed = shell(2, "sh 2", 1200);
+  unnamed.entry.clear();  // a caller that does not know the entry records ''
+  ASSERT_TRUE(store.session_started(run.value().run_id, unnamed));
+
+  auto rows = store.recent_sessions(10);
+  ASSERT_TRUE(rows) << rows.error().message;
+  ASSERT_EQ(rows.value().size(), 2u);
+  EXPECT_EQ(rows.value()[0].entry, "");
+  EXPECT_EQ(rows.value()[1].entry, "claude");
+  EXPECT_EQ(rows.value()[1].kind, "agent");
+  EXPECT_EQ(rows.value()[1].program, "/usr/local/bin/claude");
+  EXPECT_EQ(user_version(db_path_), kSchemaVersion);
+}
+
+TEST_F(MetadataStoreTest, MigratesAVersionOneFileAndKeepsItsHistory) {
+  raw_exec(db_path_, kVersion1Schema);
+  ASSERT_EQ(chmod(db_path_.c_str(), 0644), 0);
+  ASSERT_EQ(user_version(db_path_), 1);
+
+  {
+    MetadataStore store = open_store();
+    EXPECT_EQ(user_version(db_path_), 2);
+    EXPECT_EQ(mode_of(db_path_), 0600u);
+    auto rows = store.recent_sessions(10);
+    ASSERT_TRUE(rows) << rows.error().message;
+    ASSERT_EQ(rows.value().size(), 1u);
+    const SessionRow& old = rows.value()[0];
+    EXPECT_EQ(old.name, "old shell");
+    EXPECT_EQ(old.entry, "");  // nothing to recover it from
+    EXPECT_EQ(old.kind, "shell");
+    EXPECT_EQ(old.status, "exited");
+    EXPECT_EQ(old.exit_code, 3);
+    EXPECT_EQ(old.bytes_out, 4096u);
+    EXPECT_EQ(old.env_names, (std::vector<std::string>{"HOME"}));
+    auto events = store.session_events(1, 1);
+    ASSERT_TRUE(events);
+    EXPECT_EQ(events.value().size(), 2u);
+
+    // The migrated file takes new sessions with their entry, in a new run.
+    auto run = store.begin_run(3000, 43);
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_EQ(run.value().run_id, 2);
+    ASSERT_TRUE(store.session_started(run.value().run_id, shell(1, "bash 1", 3100)));
+    auto after = store.recent_sessions(10);
+    ASSERT_TRUE(after);
+    ASSERT_EQ(after.value().size(), 2u);
+    EXPECT_EQ(after.value()[0].entry, "bash");
+    EXPECT_EQ(after.value()[1].name, "old shell");
+  }
+  // Opening again is a no-op: the migration ran once.
+  MetadataStore store = open_store();
+  EXPECT_EQ(user_version(db_path_), 2);
+  auto rows = store.recent_sessions(10);
+  ASSERT_TRUE(rows);
+  EXPECT_EQ(rows.value().size(), 2u);
+}
+
+TEST_F(MetadataStoreTest, ReadOnlyOpenRefusesAMissingFileAndCreatesNothing) {
+  auto missing = MetadataStore::open_read_only(db_path_);
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().message, "no history yet: " + db_path_.string() + " does not exist");
+  EXPECT_FALSE(fs::exists(db_path_));
+
+  fs::path deeper = dir_ / "no-such-dir" / "wharf.db";
+  auto no_dir = MetadataStore::open_read_only(deeper);
+  ASSERT_FALSE(no_dir);
+  EXPECT_EQ(no_dir.error().message, "no history yet: " + deeper.string() + " does not exist");
+  EXPECT_FALSE(fs::exists(dir_ / "no-such-dir"));
+
+  fs::create_symlink(dir_ / "elsewhere.db", db_path_);
+  auto link = MetadataStore::open_read_only(db_path_);
+  ASSERT_FALSE(link);
+  EXPECT_NE(link.error().message.find("symbolic link"), std::string::npos) << link.error().message;
+}
+
+TEST_F(MetadataStoreTest, ReadOnlyOpenReadsBesideAWriterAndWritesNothing) {
+  MetadataStore writer = open_store();
+  auto run = writer.begin_run(1000, 42);
+  ASSERT_TRUE(run);
+  std::int64_t id = run.value().run_id;
+  ASSERT_TRUE(writer.session_started(id, shell(1, "bash 1", 1100)));
+  ASSERT_TRUE(writer.session_renamed(id, 1, "build", 1150));
+  ASSERT_TRUE(writer.session_finished(id, 1, exited(3, 1200)));
+  ASSERT_TRUE(writer.session_started(id, shell(2, "bash 2", 1300)));
+
+  auto reader = MetadataStore::open_read_only(db_path_);
+  ASSERT_TRUE(reader) << reader.error().message;
+  auto history = reader.value().sessions_with_events(10);
+  ASSERT_TRUE(history) << history.error().message;
+  ASSERT_EQ(history.value().size(), 2u);
+  EXPECT_EQ(history.value()[0].session.name, "bash 2");
+  EXPECT_EQ(history.value()[0].session.status, "running");
+  ASSERT_EQ(history.value()[0].events.size(), 1u);
+  EXPECT_EQ(history.value()[1].session.name, "build");
+  EXPECT_EQ(history.value()[1].session.exit_code, 3);
+
+  // The writer goes on while the reader is open; the next read sees it.
+  ASSERT_TRUE(writer.session_finished(id, 2, exited(0, 1400)));
+  auto again = reader.value().recent_sessions(10);
+  ASSERT_TRUE(again) << again.error().message;
+  ASSERT_EQ(again.value().size(), 2u);
+  EXPECT_EQ(again.value()[0].status, "exited");
+
+  // Every write is refused by SQLite itself, and nothing changed.
+  EXPECT_FALSE(reader.value().begin_run(5000, 99));
+  EXPECT_FALSE(reader.value().session_started(id, shell(3, "bash 3", 5100)));
+  EXPECT_FALSE(reader.value().session_finished(id, 2, exited(0, 5200)));
+  auto rows = writer.recent_sessions(10);
+  ASSERT_TRUE(rows);
+  EXPECT_EQ(rows.value().size(), 2u);
+  EXPECT_EQ(mode_of(db_path_), 0600u);
+}
+
+// SQLite opens the log of a WAL-mode file even to read, so a reader may leave an empty
+// -wal and a -shm beside a stopped daemon's database; they must be owner-only (SQLite
+// gives them the database's mode) and hold nothing.
+TEST_F(MetadataStoreTest, ReadOnlyOpenLeavesAStoppedDaemonsDatabaseAsItWas) {
+  {
+    MetadataStore store = open_store();
+    auto run = store.begin_run(1000, 42);
+    ASSERT_TRUE(run);
+    ASSERT_TRUE(store.session_started(run.value().run_id, shell(1, "bash 1", 1100)));
+    ASSERT_TRUE(store.end_run(run.value().run_id, 2000));
+  }
+  // A clean close checkpointed and removed the log.
+  ASSERT_FALSE(fs::exists(db_path_.string() + "-wal"));
+  std::string before = read_file(db_path_);
+  mode_t old_umask = umask(0);
+  {
+    auto reader = MetadataStore::open_read_only(db_path_);
+    ASSERT_TRUE(reader) << reader.error().message;
+    auto rows = reader.value().recent_sessions(10);
+    ASSERT_TRUE(rows) << rows.error().message;
+    ASSERT_EQ(rows.value().size(), 1u);
+    EXPECT_EQ(rows.value()[0].status, "running");  // until the next begin_run() says otherwise
+  }
+  umask(old_umask);
+  EXPECT_EQ(read_file(db_path_), before);
+  EXPECT_EQ(mode_of(db_path_), 0600u);
+  for (std::string_view suffix : {"-wal", "-shm", "-journal"}) {
+    fs::path companion = db_path_.string() + std::string(suffix);
+    if (!fs::exists(companion)) continue;
+    EXPECT_EQ(mode_of(companion), 0600u) << companion;
+    if (suffix == "-wal") {
+      EXPECT_EQ(fs::file_size(companion), 0u);
+    }
+  }
+  // The next daemon takes the file over as usual.
+  MetadataStore store = open_store();
+  auto run = store.begin_run(3000, 43);
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_EQ(run.value().interrupted, 1u);
+}
+
+// What a SIGKILLed daemon leaves: commits only in the write-ahead log. The reader sees
+// them and leaves the log for the next daemon to recover.
+TEST_F(MetadataStoreTest, ReadOnlyOpenSeesWhatAKilledDaemonLeftInTheLog) {
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    auto store = MetadataStore::open(db_path_);
+    if (!store) _exit(10);
+    auto run = store.value().begin_run(1000, getpid());
+    if (!run) _exit(11);
+    if (!store.value().session_started(run.value().run_id, shell(1, "bash 1", 1100))) _exit(12);
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_EQ(WEXITSTATUS(status), 0);
+  std::string wal = read_file(db_path_.string() + "-wal");
+  ASSERT_FALSE(wal.empty());
+
+  {
+    auto reader = MetadataStore::open_read_only(db_path_);
+    ASSERT_TRUE(reader) << reader.error().message;
+    auto history = reader.value().sessions_with_events(10);
+    ASSERT_TRUE(history) << history.error().message;
+    ASSERT_EQ(history.value().size(), 1u);
+    EXPECT_EQ(history.value()[0].session.status, "running");
+    ASSERT_EQ(history.value()[0].events.size(), 1u);
+    EXPECT_EQ(history.value()[0].events[0].event, "started");
+  }
+  EXPECT_EQ(read_file(db_path_.string() + "-wal"), wal) << "the reader checkpointed the log";
+
+  MetadataStore store = open_store();
+  auto run = store.begin_run(5000, 99);
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run.value().interrupted, 1u);
+}
+
+TEST_F(MetadataStoreTest, ReadOnlyOpenReadsAVersionOneFileWithoutMigratingIt) {
+  raw_exec(db_path_, kVersion1Schema);
+  std::string before = read_file(db_path_);
+  {
+    auto reader = MetadataStore::open_read_only(db_path_);
+    ASSERT_TRUE(reader) << reader.error().message;
+    auto history = reader.value().sessions_with_events(10);
+    ASSERT_TRUE(history) << history.error().message;
+    ASSERT_EQ(history.value().size(), 1u);
+    EXPECT_EQ(history.value()[0].session.name, "old shell");
+    EXPECT_EQ(history.value()[0].session.entry, "");
+    EXPECT_EQ(history.value()[0].session.exit_code, 3);
+    ASSERT_EQ(history.value()[0].events.size(), 2u);
+    EXPECT_EQ(history.value()[0].events[1].event, "exited");
+  }
+  EXPECT_EQ(user_version(db_path_), 1);
+  EXPECT_EQ(read_file(db_path_), before);
+}
+
+TEST_F(MetadataStoreTest, ReadOnlyOpenRefusesWhatOpenRefuses) {
+  { MetadataStore store = open_store(); }
+  raw_exec(db_path_, "PRAGMA user_version = 99;");
+  auto newer = MetadataStore::open_read_only(db_path_);
+  ASSERT_FALSE(newer);
+  EXPECT_NE(newer.error().message.find("newer wharf (schema version 99"), std::string::npos)
+      << newer.error().message;
+
+  fs::path foreign = dir_ / "notes.db";
+  raw_exec(foreign, "CREATE TABLE notes (body TEXT);");
+  auto other = MetadataStore::open_read_only(foreign);
+  ASSERT_FALSE(other);
+  EXPECT_NE(other.error().message.find("wharf did not create"), std::string::npos)
+      << other.error().message;
+
+  fs::path text = dir_ / "text.db";
+  {
+    std::ofstream out(text.string());
+    for (int i = 0; i < 200; ++i) out << "not a database\n";
+  }
+  auto garbage = MetadataStore::open_read_only(text);
+  ASSERT_FALSE(garbage);
+  EXPECT_NE(garbage.error().message.find("not a wharf database"), std::string::npos)
+      << garbage.error().message;
+
+  auto directory = MetadataStore::open_read_only(dir_);
+  ASSERT_FALSE(directory);
+  EXPECT_NE(directory.error().message.find("not a regular file"), std::string::npos)
+      << directory.error().message;
+}
+
+// A file the daemon created but had not yet given tables (it died in between) holds no
+// history; reading it is not an error.
+TEST_F(MetadataStoreTest, ReadOnlyOpenOfAnEmptyFileHasNoSessions) {
+  { std::ofstream(db_path_.string()); }
+  auto reader = MetadataStore::open_read_only(db_path_);
+  ASSERT_TRUE(reader) << reader.error().message;
+  auto rows = reader.value().recent_sessions(10);
+  ASSERT_TRUE(rows) << rows.error().message;
+  EXPECT_TRUE(rows.value().empty());
+  auto history = reader.value().sessions_with_events(10);
+  ASSERT_TRUE(history) << history.error().message;
+  EXPECT_TRUE(history.value().empty());
+  auto events = reader.value().session_events(1, 1);
+  ASSERT_TRUE(events);
+  EXPECT_TRUE(events.value().empty());
+  EXPECT_EQ(fs::file_size(db_path_), 0u);
+}
+
+TEST_F(MetadataStoreTest, SessionsWithEventsGivesEachSessionItsOwnEventsNewestFirst) {
+  MetadataStore store = open_store();
+  auto run1 = store.begin_run(1000, 42);
+  ASSERT_TRUE(run1);
+  std::int64_t r1 = run1.value().run_id;
+  ASSERT_TRUE(store.session_started(r1, shell(1, "a", 1100)));
+  ASSERT_TRUE(store.session_started(r1, shell(2, "b", 1200)));
+  ASSERT_TRUE(store.session_renamed(r1, 1, "a2", 1250));
+  ASSERT_TRUE(store.session_finished(r1, 2, exited(0, 1300)));
+  auto run2 = store.begin_run(2000, 43);  // interrupts "a2"
+  ASSERT_TRUE(run2);
+  std::int64_t r2 = run2.value().run_id;
+  ASSERT_TRUE(store.session_started(r2, shell(1, "c", 2100)));  // same id, another run
+
+  auto all = store.sessions_with_events(10);
+  ASSERT_TRUE(all) << all.error().message;
+  ASSERT_EQ(all.value().size(), 3u);
+  auto events_of = [](const SessionHistory& h) {
+    std::vector<std::string> out;
+    for (const SessionEvent& e : h.events) out.push_back(e.event);
+    return out;
+  };
+  EXPECT_EQ(all.value()[0].session.name, "c");
+  EXPECT_EQ(events_of(all.value()[0]), (std::vector<std::string>{"started"}));
+  EXPECT_EQ(all.value()[1].session.name, "b");
+  EXPECT_EQ(events_of(all.value()[1]), (std::vector<std::string>{"started", "exited"}));
+  EXPECT_EQ(all.value()[2].session.name, "a2");
+  EXPECT_EQ(all.value()[2].session.status, "interrupted");
+  EXPECT_EQ(events_of(all.value()[2]),
+            (std::vector<std::string>{"started", "renamed", "interrupted"}));
+  EXPECT_EQ(all.value()[2].events[1].detail, "a2");
+
+  // The limit applies to sessions, and the events follow them.
+  auto one = store.sessions_with_events(1);
+  ASSERT_TRUE(one);
+  ASSERT_EQ(one.value().size(), 1u);
+  EXPECT_EQ(one.value()[0].session.run_id, r2);
+  EXPECT_EQ(one.value()[0].events.size(), 1u);
+  auto none = store.sessions_with_events(0);
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none.value().empty());
 }
 
 }  // namespace

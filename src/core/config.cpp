@@ -1,0 +1,309 @@
+#include "core/config.hpp"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <map>
+#include <set>
+
+namespace wharf::core {
+namespace {
+
+// Every failure of the walk below is thrown as this and caught once in parse_config:
+// a config is refused at its first error, and the throw keeps each check one line.
+struct ConfigError {
+  int line;
+  std::string message;
+};
+
+int line_of(const toml::node& node) {
+  return static_cast<int>(node.source().begin.line);
+}
+
+[[noreturn]] void refuse(const toml::node& node, std::string message) {
+  throw ConfigError{line_of(node), std::move(message)};
+}
+
+std::string type_name(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a number";
+    case toml::node_type::boolean:
+      return "true or false";
+    case toml::node_type::array:
+      return "a list";
+    case toml::node_type::table:
+      return "a table";
+    default:
+      return "a date or time";
+  }
+}
+
+std::string show_key(std::string_view key) {
+  std::string out;
+  for (char c : key.substr(0, 40)) {
+    auto u = static_cast<unsigned char>(c);
+    out.push_back(u >= 0x20 && u < 0x7f ? c : '?');
+  }
+  return out;
+}
+
+const toml::table& table_of(const toml::node& node, std::string_view where) {
+  if (const toml::table* t = node.as_table()) return *t;
+  refuse(node, std::string(where) + " must be a table, not " + type_name(node));
+}
+
+std::string string_of(const toml::node& node, std::string_view key) {
+  if (const auto* s = node.as_string()) {
+    const std::string& value = s->get();
+    if (value.find('\0') != std::string::npos)
+      refuse(node, "'" + std::string(key) + "' contains a NUL byte");
+    return value;
+  }
+  refuse(node, "'" + std::string(key) + "' must be a string, not " + type_name(node));
+}
+
+bool bool_of(const toml::node& node, std::string_view key) {
+  if (const auto* b = node.as_boolean()) return b->get();
+  refuse(node, "'" + std::string(key) + "' must be true or false, not " + type_name(node));
+}
+
+std::int64_t integer_of(const toml::node& node, std::string_view key, std::int64_t low,
+                        std::int64_t high) {
+  const auto* i = node.as_integer();
+  if (i == nullptr)
+    refuse(node, "'" + std::string(key) + "' must be an integer, not " + type_name(node));
+  std::int64_t value = i->get();
+  if (value < low || value > high) {
+    refuse(node, "'" + std::string(key) + "' must be between " + std::to_string(low) + " and " +
+                     std::to_string(high));
+  }
+  return value;
+}
+
+std::vector<std::string> strings_of(const toml::node& node, std::string_view key) {
+  const toml::array* array = node.as_array();
+  if (array == nullptr)
+    refuse(node, "'" + std::string(key) + "' must be a list of strings, not " + type_name(node));
+  std::vector<std::string> out;
+  for (const toml::node& item : *array) out.push_back(string_of(item, key));
+  return out;
+}
+
+// Walks a table's keys, refusing any key the handler does not know.
+void each_key(const toml::table& table, std::string_view where,
+              const std::map<std::string_view, std::function<void(const toml::node&)>>& known) {
+  for (const auto& [key, node] : table) {
+    auto handler = known.find(key.str());
+    if (handler == known.end()) {
+      std::string names;
+      for (const auto& [name, unused] : known)
+        names += (names.empty() ? "" : ", ") + std::string(name);
+      refuse(node, "unknown key '" + show_key(key.str()) + "' in " + std::string(where) +
+                       " (known: " + names + ")");
+    }
+    handler->second(node);
+  }
+}
+
+PromptStyle prompt_style_of(const toml::node& node, std::string& flag) {
+  std::string value = string_of(node, "prompt");
+  if (value == "none") return PromptStyle::kNone;
+  if (value == "argument") return PromptStyle::kArgument;
+  if (value.size() > 1 && value.front() == '-' &&
+      std::all_of(value.begin(), value.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_';
+      })) {
+    flag = value;
+    return PromptStyle::kFlag;
+  }
+  refuse(node, "'prompt' is \"argument\", \"none\" or the flag that takes it, like \"--message\"");
+}
+
+EntryConfig entry_of(std::string_view section, std::string_view name, const toml::node& node,
+                     bool action) {
+  std::string where = "[" + std::string(section) + "." + show_key(name) + "]";
+  if (!is_entry_name(name)) {
+    refuse(node, where +
+                     ": a name is letters, digits, '-', '_' or '.', starting with a letter or "
+                     "digit, at most 32 characters");
+  }
+  EntryConfig entry{.name = std::string(name), .line = line_of(node)};
+  std::map<std::string_view, std::function<void(const toml::node&)>> known{
+      {"enabled", [&](const toml::node& n) { entry.enabled = bool_of(n, "enabled"); }},
+      {"argv",
+       [&](const toml::node& n) {
+         entry.argv = strings_of(n, "argv");
+         if (entry.argv.empty() || entry.argv.front().empty())
+           refuse(n, where + ": 'argv' needs at least the program");
+       }},
+      {"shell", [&](const toml::node& n) { entry.shell_command = string_of(n, "shell"); }},
+  };
+  if (action) {
+    known.emplace("interactive",
+                  [&](const toml::node& n) { entry.interactive = bool_of(n, "interactive"); });
+  } else {
+    known.emplace("args", [&](const toml::node& n) { entry.extra_args = strings_of(n, "args"); });
+    known.emplace("prompt", [&](const toml::node& n) {
+      entry.prompt = prompt_style_of(n, entry.prompt_flag);
+    });
+    known.emplace("resume",
+                  [&](const toml::node& n) { entry.resume_args = strings_of(n, "resume"); });
+  }
+  each_key(table_of(node, where), where, known);
+
+  if (!entry.argv.empty() && entry.shell_command)
+    refuse(node, where + ": give 'argv' or 'shell', not both");
+  if (entry.shell_command && entry.shell_command->empty())
+    refuse(node, where + ": 'shell' is empty");
+  if (raises_privileges(entry.argv) || raises_privileges(entry.extra_args) ||
+      (entry.shell_command && raises_privileges(*entry.shell_command))) {
+    refuse(node, where +
+                     " runs sudo or doas; wharf never starts anything that raises "
+                     "privileges");
+  }
+  return entry;
+}
+
+Config walk(const toml::table& root, std::string_view source) {
+  Config config{.source = std::string(source)};
+  auto entries = [&](std::string_view section, const toml::node& node, bool action) {
+    for (const auto& [name, body] : table_of(node, "[" + std::string(section) + "]")) {
+      auto entry = entry_of(section, name.str(), body, action);
+      (action ? config.actions : config.agents).push_back(std::move(entry));
+    }
+  };
+  each_key(
+      root, "the file",
+      {
+          {"server",
+           [&](const toml::node& node) {
+             each_key(
+                 table_of(node, "[server]"), "[server]",
+                 {
+                     {"port",
+                      [&](const toml::node& n) {
+                        config.port = static_cast<std::uint16_t>(integer_of(n, "port", 0, 65535));
+                      }},
+                     {"listen",
+                      [&](const toml::node& n) { config.listen = string_of(n, "listen"); }},
+                     {"workspace",
+                      [&](const toml::node& n) { config.workspace = string_of(n, "workspace"); }},
+                     {"max_sessions",
+                      [&](const toml::node& n) {
+                        config.max_sessions =
+                            static_cast<std::size_t>(integer_of(n, "max_sessions", 1, 10000));
+                      }},
+                     {"idle_expiry",
+                      [&](const toml::node& n) {
+                        config.idle_expiry_seconds = static_cast<unsigned>(
+                            integer_of(n, "idle_expiry", 0, 365LL * 24 * 3600));
+                      }},
+                     {"log_level",
+                      [&](const toml::node& n) {
+                        std::string level = string_of(n, "log_level");
+                        static const std::set<std::string> kLevels{"trace", "debug", "info",
+                                                                   "warn",  "error", "off"};
+                        if (!kLevels.contains(level))
+                          refuse(n, "'log_level' is trace, debug, info, warn, error or off");
+                        config.log_level = level;
+                      }},
+                 });
+           }},
+          {"sessions",
+           [&](const toml::node& node) {
+             each_key(
+                 table_of(node, "[sessions]"), "[sessions]",
+                 {
+                     {"default",
+                      [&](const toml::node& n) { config.default_entry = string_of(n, "default"); }},
+                     {"directory",
+                      [&](const toml::node& n) {
+                        config.default_directory = string_of(n, "directory");
+                      }},
+                     {"context_file",
+                      [&](const toml::node& n) {
+                        config.context_file = string_of(n, "context_file");
+                      }},
+                 });
+           }},
+          {"env",
+           [&](const toml::node& node) {
+             for (const auto& [name, value] : table_of(node, "[env]")) {
+               EnvVar var{std::string(name.str()), string_of(value, name.str())};
+               config.env.push_back(var);
+               if (auto checked = check_env_layer(config.env, EnvLayer::kMachine); !checked)
+                 refuse(value, "[env]: " + checked.error().message);
+             }
+           }},
+          {"agents", [&](const toml::node& node) { entries("agents", node, false); }},
+          {"actions", [&](const toml::node& node) { entries("actions", node, true); }},
+      });
+  return config;
+}
+
+bool privileged_program(std::string_view word) {
+  auto slash = word.rfind('/');
+  std::string_view base = slash == std::string_view::npos ? word : word.substr(slash + 1);
+  return base == "sudo" || base == "doas";
+}
+
+}  // namespace
+
+bool is_entry_name(std::string_view name) {
+  if (name.empty() || name.size() > 32) return false;
+  if (std::isalnum(static_cast<unsigned char>(name.front())) == 0) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    auto u = static_cast<unsigned char>(c);
+    return u < 0x80 && (std::isalnum(u) != 0 || c == '-' || c == '_' || c == '.');
+  });
+}
+
+bool raises_privileges(const std::vector<std::string>& argv) {
+  return std::any_of(argv.begin(), argv.end(),
+                     [](const std::string& word) { return privileged_program(word); });
+}
+
+// A shell string is split wherever a command word could begin or end, so `x;sudo y`,
+// `$(sudo y)` and `/usr/bin/doas y` are all caught; a false alarm on a word that merely
+// is "sudo" is the safe side.
+bool raises_privileges(std::string_view shell_command) {
+  std::string word;
+  auto flush = [&] {
+    bool hit = privileged_program(word);
+    word.clear();
+    return hit;
+  };
+  for (char c : shell_command) {
+    auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) != 0 || c == '/' || c == '_' || c == '-' || c == '.') {
+      word.push_back(c);
+    } else if (flush()) {
+      return true;
+    }
+  }
+  return flush();
+}
+
+Result<Config> parse_config(std::string_view text, std::string_view source) {
+  auto at = [&](int line, const std::string& message) {
+    return Error{std::string(source) + ":" + std::to_string(line) + ": " + message, "bad_config"};
+  };
+  if (text.size() > kMaxConfigBytes) return at(1, "the file is larger than 1 MiB");
+  try {
+    toml::table root = toml::parse(text, source);
+    return walk(root, source);
+  } catch (const toml::parse_error& e) {
+    return at(static_cast<int>(e.source().begin.line), std::string(e.description()));
+  } catch (const ConfigError& e) {
+    return at(e.line, e.message);
+  }
+}
+
+}  // namespace wharf::core

@@ -1,0 +1,76 @@
+// The operator's config file (`~/.config/wharf/config.toml`, docs/config.md), parsed
+// from text with toml++ into plain values. Reading the file is the caller's business,
+// so this is pure and fuzzable.
+//
+// Invariants: every key and every type is checked; an unknown key, a wrong type or a
+// value out of range is refused with "<file>:<line>: <reason>", never ignored, because a
+// typo silently ignored is a setting the operator believes is on. Catalog entries are
+// argv arrays (or one explicit reviewed shell string) and none may raise privileges
+// (sudo, doas): those checks happen here, at load, so a bad entry stops the start.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/env_spec.hpp"
+#include "core/result.hpp"
+
+namespace wharf::core {
+
+// How an agent takes the first message of a session.
+enum class PromptStyle {
+  kNone,      // it cannot: the prompt is refused
+  kArgument,  // as its last argument
+  kFlag,      // as the value of a flag (prompt_flag)
+};
+
+// An agent or action the operator defined, or a change to a built-in agent.
+struct EntryConfig {
+  std::string name;
+  int line = 0;
+  bool enabled = true;
+  std::vector<std::string> argv;             // operator-defined: the program and its arguments
+  std::optional<std::string> shell_command;  // instead of argv: one reviewed `sh -c` string
+  std::vector<std::string> extra_args;       // built-in agents: appended to wharf's own
+  std::optional<PromptStyle> prompt;
+  std::string prompt_flag;
+  std::optional<std::vector<std::string>> resume_args;
+  bool interactive = false;  // actions: may it run as a session
+};
+
+struct Config {
+  std::string source;  // the file it came from, for messages
+  // [server]
+  std::optional<std::uint16_t> port;
+  std::optional<std::string> listen;
+  std::optional<std::string> workspace;
+  std::optional<std::size_t> max_sessions;
+  std::optional<unsigned> idle_expiry_seconds;
+  std::optional<std::string> log_level;
+  // [sessions]
+  std::optional<std::string> default_entry;
+  std::optional<std::string> default_directory;
+  std::optional<std::string> context_file;
+  // [env]: the machine layer
+  EnvList env;
+  // [agents.NAME], [actions.NAME]
+  std::vector<EntryConfig> agents;
+  std::vector<EntryConfig> actions;
+};
+
+inline constexpr std::size_t kMaxConfigBytes = 1 << 20;
+
+Result<Config> parse_config(std::string_view text, std::string_view source);
+
+// Whether an argv (or a shell string) would run sudo or doas.
+bool raises_privileges(const std::vector<std::string>& argv);
+bool raises_privileges(std::string_view shell_command);
+
+// A catalog entry name: what the tab shows and the API names. Letters, digits, '-', '_'
+// and '.', starting with a letter or digit, at most 32 bytes.
+bool is_entry_name(std::string_view name);
+
+}  // namespace wharf::core

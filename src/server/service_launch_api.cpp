@@ -1,0 +1,68 @@
+#include "server/service_launch_api.hpp"
+
+#include <boost/json.hpp>
+
+#include "app/directory_suggestions.hpp"
+#include "app/session_service.hpp"
+
+namespace wharf::server {
+namespace json = boost::json;
+
+namespace {
+
+std::string shown_directory(const std::string& relative) {
+  return relative.empty() ? "." : relative;
+}
+
+}  // namespace
+
+json::array catalog_json(const app::SessionService& sessions) {
+  json::array entries;
+  for (const core::CatalogEntry& e : sessions.catalog().entries()) {
+    if (!e.interactive || !e.enabled) continue;
+    if (!e.installed() && e.kind != core::EntryKind::kAgent) continue;
+    entries.push_back(json::object{{"kind", core::kind_name(e.kind)},
+                                   {"name", e.name},
+                                   {"installed", e.installed()},
+                                   {"prompt", e.prompt != core::PromptStyle::kNone},
+                                   {"builtin", e.builtin}});
+  }
+  return entries;
+}
+
+json::object ServiceLaunchApi::status() const {
+  app::LaunchStatus launch = sessions_.launch_status();
+  json::object running;
+  for (const auto& [name, count] : launch.running) running[name] = count;
+  return json::object{{"default_agent", launch.default_entry},
+                      {"default_kind", launch.default_kind},
+                      {"default_cwd", shown_directory(launch.default_directory)},
+                      {"workspace", sessions_.workspace()},
+                      {"running", std::move(running)},
+                      {"catalog", catalog_json(sessions_)}};
+}
+
+json::object ServiceLaunchApi::directories() const {
+  app::DirectorySuggestions found = app::suggest_directories(sessions_.workspace());
+  json::array dirs(found.dirs.begin(), found.dirs.end());
+  return json::object{{"workspace", sessions_.workspace()},
+                      {"default", shown_directory(sessions_.launch_status().default_directory)},
+                      {"dirs", std::move(dirs)},
+                      {"truncated", found.truncated}};
+}
+
+core::Result<json::object> ServiceLaunchApi::set_default_entry(std::string_view name) {
+  auto chosen = sessions_.set_default_entry(name);
+  if (!chosen) return chosen.error();
+  return json::object{{"default_agent", chosen.value()->name},
+                      {"default_kind", core::kind_name(chosen.value()->kind)}};
+}
+
+core::Result<json::object> ServiceLaunchApi::set_default_directory(std::string_view cwd) {
+  auto moved = sessions_.set_default_directory(std::string(cwd));
+  if (!moved) return moved.error();
+  return json::object{{"default_cwd", shown_directory(sessions_.launch_status().default_directory)},
+                      {"path", moved.value()}};
+}
+
+}  // namespace wharf::server

@@ -1,0 +1,234 @@
+// `wharf history` (PRODUCT.md C10): past and present sessions read straight from
+// STATE_DIR/wharf.db, read-only, while the daemon runs, after it was killed outright and
+// after the next start marked what it left live as `interrupted`; and the one-line
+// refusal when there is no database yet.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { startDaemon, waitFor, wharfBin, sanitizerOptions } from '../support/daemon.mjs';
+import { openWs, runWharf, stopDaemon, killSession, within } from '../support/ws_client.mjs';
+
+// Starts `wharf serve` on an existing state dir (daemon.mjs always makes a fresh one);
+// resolves once the URL line is printed.
+async function serveOn(stateDir) {
+  const child = spawn(wharfBin, ['serve', '--port', '0', '--state-dir', stateDir], {
+    cwd: stateDir,
+    env: { ...sanitizerOptions(), PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER, WHARF_KEY: randomBytes(16).toString('hex') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (x) => { stdout += x; });
+  child.stderr.on('data', (x) => { stderr += x; });
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  await waitFor(() => stdout.includes('\n') || child.exitCode !== null, { timeout: 15000, what: 'the URL line of the restarted daemon' });
+  assert.ok(stdout.includes('\n'), `the restarted daemon printed no URL; stderr:\n${stderr}`);
+  return { child, exited, get stderr() { return stderr; } };
+}
+
+async function history(stateDir, args = [], env = {}) {
+  const r = await runWharf(['history', '--state-dir', stateDir, ...args], { env });
+  assert.equal(r.code, 0, `wharf history ${args.join(' ')} failed:\n${r.stderr}`);
+  return r;
+}
+
+async function historyJson(stateDir, args = []) {
+  const r = await history(stateDir, ['--json', ...args]);
+  return JSON.parse(r.stdout);
+}
+
+async function newSession(stateDir, name) {
+  const r = await runWharf(['new', '--state-dir', stateDir, '--name', name]);
+  assert.equal(r.code, 0, `wharf new --name ${name}: ${r.stderr}`);
+  const id = Number(r.stdout.trim());
+  assert.ok(Number.isInteger(id) && id > 0, `wharf new printed ${JSON.stringify(r.stdout)}`);
+  return id;
+}
+
+// The pid of each live session, from `wharf ls`, so cleanup can reach what a failure
+// leaves behind.
+async function livePids(stateDir) {
+  const r = await runWharf(['ls', '--state-dir', stateDir, '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  return Object.fromEntries(JSON.parse(r.stdout).map((s) => [s.id, s.pid]));
+}
+
+const events = (row) => row.events.map((e) => e.event);
+
+test('history shows exited, ended, running and, after kill -9 and a restart, interrupted sessions', async (t) => {
+  const d = await startDaemon();
+  t.after(() => stopDaemon(d).catch(() => {}));
+
+  const keeper = await newSession(d.stateDir, 'keeper');
+  const quitter = await newSession(d.stateDir, 'quitter');
+  const survivor = await newSession(d.stateDir, 'survivor');
+  const pids = await livePids(d.stateDir);
+  for (const id of [keeper, quitter, survivor]) t.after(() => killSession(pids[id]));
+
+  // `exit 3` typed into one session: it ends on its own.
+  const ws = await openWs(d);
+  t.after(() => ws.close());
+  await ws.attach({ session: quitter });
+  await ws.waitForPrompt();
+  const mark = ws.messages.length;
+  ws.type('exit 3\r');
+  const exit = await ws.waitForMessage('exit', { from: mark, timeout: 15000 });
+  assert.equal(exit.code, 3);
+
+  // `wharf kill` ends another.
+  const killed = await runWharf(['kill', '--state-dir', d.stateDir, String(keeper)]);
+  assert.equal(killed.code, 0, killed.stderr);
+
+  // Read while the daemon runs (and writes).
+  const rows = await waitFor(async () => {
+    const all = await historyJson(d.stateDir);
+    const k = all.find((r) => r.id === keeper);
+    return k && k.status === 'ended' ? all : null;
+  }, { timeout: 15000, what: 'the killed session recorded as ended' });
+  assert.equal(rows.length, 3, JSON.stringify(rows));
+  assert.deepEqual(rows.map((r) => r.name), ['survivor', 'quitter', 'keeper'], 'newest first');
+  const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
+  const runId = byId[quitter].run;
+  for (const r of rows) {
+    assert.equal(r.run, runId, 'one daemon run');
+    assert.equal(r.kind, 'shell');
+    assert.equal(typeof r.entry, 'string');
+    assert.equal(r.cwd, d.stateDir, 'sessions start in the workspace, the daemon\'s directory');
+    assert.equal(r.owner, 'cli');
+    assert.ok(Array.isArray(r.env_names) && r.env_names.every((n) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(n)), `names only: ${JSON.stringify(r.env_names)}`);
+    assert.ok(Number.isInteger(r.created) && Math.abs(r.created - Date.now()) < 120000, `created ${r.created}`);
+    assert.equal(new Date(r.started).getTime(), r.created, `started ${r.started} is created ${r.created} in ISO form`);
+    assert.match(r.started, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    assert.equal(r.events[0].event, 'started');
+    assert.equal(r.events[0].at, r.created);
+    assert.equal(r.events[0].detail, null);
+  }
+
+  const q = byId[quitter];
+  assert.equal(q.status, 'exited');
+  assert.equal(q.exit_code, 3);
+  assert.equal(q.signal, null);
+  assert.ok(q.ended >= q.created, `ended ${q.ended}`);
+  assert.ok(q.bytes_out > 0, 'the shell printed a prompt');
+  assert.ok(q.bytes_in >= 'exit 3\r'.length, `bytes_in ${q.bytes_in}`);
+  assert.equal(q.scrollback_truncated, false);
+  assert.deepEqual(events(q), ['started', 'exited']);
+  assert.equal(q.events[1].at, q.ended);
+
+  const k = byId[keeper];
+  assert.equal(k.status, 'ended');
+  assert.ok(k.exit_code !== null || k.signal !== null, `how it ended: ${JSON.stringify(k)}`);
+  assert.deepEqual(events(k), ['started', 'ended']);
+
+  const s = byId[survivor];
+  assert.equal(s.status, 'running');
+  assert.equal(s.ended, null);
+  assert.equal(s.exit_code, null);
+  assert.deepEqual(events(s), ['started']);
+
+  // --limit: the newest N.
+  const one = await historyJson(d.stateDir, ['--limit', '1']);
+  assert.deepEqual(one.map((r) => r.id), [survivor]);
+
+  // The table: a header and one line per session, newest first, home shown as ~.
+  const home = dirname(d.stateDir);
+  const plain = (await history(d.stateDir, [], { HOME: home })).stdout;
+  const lines = plain.trimEnd().split('\n');
+  assert.equal(lines.length, 4, plain);
+  for (const col of ['RUN', 'ID', 'NAME', 'ENTRY', 'STATUS', 'STARTED', 'DURATION', 'OUTPUT', 'CWD']) {
+    assert.match(lines[0], new RegExp(`\\b${col}\\b`), `header has ${col}: ${lines[0]}`);
+  }
+  assert.match(lines[1], /\bsurvivor\b.*\brunning\b/, plain);
+  assert.match(lines[2], /\bquitter\b.*\bexited 3\b/, plain);
+  assert.match(lines[3], /\bkeeper\b.*\bended\b/, plain);
+  const tilde = `~/${d.stateDir.slice(home.length + 1)}`;
+  for (const line of lines.slice(1)) {
+    assert.ok(line.endsWith(tilde), `cwd shortened to ${tilde}: ${line}`);
+    assert.match(line, /\d{4}-\d\d-\d\d \d\d:\d\d/, `a local start time: ${line}`);
+    assert.match(line, /\b\d+s\b|\b\d+m\d\ds\b/, `a duration: ${line}`);
+  }
+  assert.match(lines[2], /\b\d+(\.\d)? (B|KiB|MiB)\b/, `output bytes of the exited session: ${lines[2]}`);
+  assert.ok(!lines[1].includes(' B ') && !lines[1].includes('KiB'), `a running session has no byte count yet: ${lines[1]}`);
+  // The columns line up: every line's status starts where the header's STATUS does.
+  const at = lines[0].indexOf('STATUS');
+  for (const [i, word] of [[1, 'running'], [2, 'exited 3'], [3, 'ended']]) {
+    assert.equal(lines[i].indexOf(word), at, `STATUS column of line ${i}:\n${plain}`);
+  }
+
+  // kill -9: nothing records the end of `survivor`; history still reads the file (its
+  // last commits only in the write-ahead log) with no daemon running.
+  d.child.kill('SIGKILL');
+  assert.equal((await within(d.exited, 10000, 'the daemon to die')).signal, 'SIGKILL');
+  const afterCrash = await historyJson(d.stateDir);
+  assert.equal(afterCrash.find((r) => r.id === survivor)?.status, 'running', 'the store cannot know yet');
+  assert.deepEqual(afterCrash.map((r) => r.status), ['running', 'exited', 'ended']);
+
+  // The next start marks it interrupted; history reads beside the new daemon.
+  const again = await serveOn(d.stateDir);
+  t.after(async () => {
+    if (again.child.exitCode === null && again.child.signalCode === null) again.child.kill('SIGKILL');
+    await again.exited;
+  });
+  const restarted = await historyJson(d.stateDir);
+  assert.equal(restarted.length, 3, JSON.stringify(restarted));
+  const s2 = restarted.find((r) => r.id === survivor && r.run === runId);
+  assert.equal(s2.status, 'interrupted');
+  assert.equal(s2.ended, null, 'a killed daemon recorded no stop time');
+  assert.deepEqual(events(s2), ['started', 'interrupted']);
+  assert.equal(restarted.find((r) => r.id === quitter).status, 'exited', 'what had ended stays as it was');
+  assert.equal(restarted.find((r) => r.id === keeper).status, 'ended');
+  const table = (await history(d.stateDir)).stdout;
+  assert.match(table, /\bsurvivor\b.*\binterrupted\b/, table);
+
+  again.child.kill('SIGTERM');
+  assert.deepEqual(await within(again.exited, 20000, 'the restarted daemon to stop'), { code: 0, signal: null }, again.stderr);
+});
+
+test('history with no database yet: one line on stderr, exit 1, and nothing created', async (t) => {
+  const empty = mkdtempSync(join(tmpdir(), 'wharf-history-'));
+  t.after(() => rmSync(empty, { recursive: true, force: true }));
+  for (const args of [[], ['--json']]) {
+    const r = await runWharf(['history', '--state-dir', empty, ...args]);
+    assert.equal(r.code, 1, `exit code; stderr: ${r.stderr}`);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, `wharf: no history yet: ${join(empty, 'wharf.db')} does not exist\n`);
+  }
+  assert.deepEqual(readdirSync(empty), [], 'history created nothing');
+  const missing = join(empty, 'not-made');
+  const r = await runWharf(['history', '--state-dir', missing]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /no history yet/);
+  assert.ok(!existsSync(missing), 'not even the state dir');
+});
+
+test('history of a database with no sessions says so, and --json is an empty array', async (t) => {
+  const d = await startDaemon();
+  t.after(() => stopDaemon(d));
+  assert.deepEqual(await historyJson(d.stateDir), []);
+  const r = await history(d.stateDir);
+  assert.match(r.stdout, /^no sessions recorded yet in .*wharf\.db\n$/);
+  const bad = await runWharf(['history', '--state-dir', d.stateDir, '--limit', '0']);
+  assert.notEqual(bad.code, 0, '--limit must be positive');
+});
+
+test('the table replaces control characters, so a crafted directory cannot drive the terminal; --json keeps it exact', async (t) => {
+  const d = await startDaemon();
+  t.after(() => stopDaemon(d));
+  const dir = join(d.stateDir, 'ev\x1b]0;pwned\x07il\nx');
+  mkdirSync(dir);
+  const r = await runWharf(['new', '--state-dir', d.stateDir, '--cwd', dir]);
+  assert.equal(r.code, 0, r.stderr);
+  const id = Number(r.stdout.trim());
+  const pid = (await livePids(d.stateDir))[id];
+  t.after(() => killSession(pid));
+  const [row] = await historyJson(d.stateDir);
+  assert.equal(row.cwd, dir);
+  const plain = (await history(d.stateDir)).stdout;
+  assert.ok(!/[\x00-\x09\x0b-\x1f\x7f]/.test(plain), `control characters in ${JSON.stringify(plain)}`);
+  assert.equal(plain.trimEnd().split('\n').length, 2, plain);
+  assert.ok(plain.includes('ev?]0;pwned?il?x'), plain);
+});
