@@ -372,10 +372,37 @@ void SessionService::on_session_finished(core::SessionId id, const core::ExitSta
 }
 
 void SessionService::announce_list() {
+  list_cache_.reset();
+  if (list_announce_pending_) return;
+  list_announce_pending_ = true;
+  asio::post(io_, [this] { send_list_now(); });
+}
+
+void SessionService::send_list_now() {
+  list_announce_pending_ = false;
+  OutputChunk list = sessions_list();
   // Listeners may close (and unregister) while being told: walk a copy.
   auto windows = windows_;
   for (auto& [id, weak] : windows)
-    if (auto listener = weak.lock()) listener->on_sessions_changed();
+    if (auto listener = weak.lock()) listener->on_sessions_changed(list);
+}
+
+OutputChunk SessionService::sessions_list() const {
+  if (list_cache_) return list_cache_;
+  std::vector<core::SessionSummary> rows;
+  for (const core::SessionEntry* e : registry_.entries()) {
+    rows.push_back(core::SessionSummary{.id = e->id,
+                                        .name = e->name(),
+                                        .program = e->program,
+                                        .kind = e->kind,
+                                        .cwd = e->cwd,
+                                        .created_ms = e->created_ms,
+                                        .ending = e->status == core::SessionStatus::kEnding,
+                                        .driver = e->driver,
+                                        .windows = e->windows.size()});
+  }
+  list_cache_ = std::make_shared<const std::string>(core::sessions_message(rows));
+  return list_cache_;
 }
 
 void SessionService::announce_driver(core::SessionId session, const core::DriverChange& change) {

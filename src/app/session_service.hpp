@@ -82,7 +82,8 @@ struct LaunchStatus {
 class WindowListener {
  public:
   virtual ~WindowListener() = default;
-  virtual void on_sessions_changed() = 0;
+  // `list` is the protocol's `sessions` message, built once for every window.
+  virtual void on_sessions_changed(const OutputChunk& list) = 0;
   virtual void on_driver_changed(core::SessionId session, bool driving,
                                  std::optional<core::WindowId> by) = 0;
   virtual void on_daemon_stopping() = 0;
@@ -132,6 +133,8 @@ class SessionService {
   const core::SessionRegistry& registry() const { return registry_; }
   std::size_t live_count() const { return sessions_.size(); }
   std::size_t attached_count() const;
+  // The current `sessions` message (docs/protocol.md), shared by every window.
+  OutputChunk sessions_list() const;
 
   // Tells every window the daemon is going away (they close their connections).
   void stop_windows();
@@ -143,7 +146,11 @@ class SessionService {
   void watch_idle();
   void on_session_finished(core::SessionId id, const core::ExitStatus& status);
   void notify_if_all_finished();
+  // Tells every window the list changed. Coalesced: many changes in one turn of the
+  // event loop (a burst of attaches) reach each window as one message, built once;
+  // otherwise N windows attaching would cost N x N lists.
   void announce_list();
+  void send_list_now();
   void announce_driver(core::SessionId session, const core::DriverChange& change);
   core::Result<const core::CatalogEntry*> choose_entry(const StartRequest& request) const;
   std::string login_shell_name() const;
@@ -164,6 +171,8 @@ class SessionService {
   std::set<std::string> agents_started_;
   core::WindowId next_window_ = 1;
   std::function<void()> on_all_finished_;
+  bool list_announce_pending_ = false;
+  mutable OutputChunk list_cache_;  // null when the list changed since it was built
 };
 
 std::int64_t now_ms();

@@ -3,13 +3,16 @@
 #include <fcntl.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "app/config_file.hpp"
@@ -54,6 +57,18 @@ void occupy_standard_fds() {
       close(null_fd);
     }
   }
+}
+
+// Thousands of windows and hundreds of PTYs need more descriptors than the common soft
+// limit of 1024; the hard limit is what the administrator allows.
+void raise_descriptor_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  rlim_t wanted = std::min<rlim_t>(limit.rlim_max, 65536);
+  if (limit.rlim_cur >= wanted) return;
+  limit.rlim_cur = wanted;
+  if (setrlimit(RLIMIT_NOFILE, &limit) != 0)
+    spdlog::warn("cannot raise the open-file limit to {}: {}", wanted, std::strerror(errno));
 }
 
 std::vector<std::string> daemon_environment() {
@@ -165,6 +180,8 @@ int run_daemon(const DaemonOptions& options) {
   spdlog::set_default_logger(logger);
   spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
   spdlog::set_level(spdlog::level::from_str(log_level));
+
+  raise_descriptor_limit();
 
   boost::system::error_code address_ec;
   auto address = asio::ip::make_address(listen, address_ec);

@@ -171,6 +171,7 @@ std::string sessions_message(const std::vector<SessionSummary>& sessions) {
     list.push_back(json::object{{"id", s.id},
                                 {"name", s.name},
                                 {"program", s.program},
+                                {"kind", s.kind},
                                 {"cwd", s.cwd},
                                 {"created", s.created_ms},
                                 {"status", s.ending ? "ending" : "running"},

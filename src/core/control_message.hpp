@@ -65,7 +65,8 @@ ClientMessage parse_client_message(std::string_view text);
 struct SessionSummary {
   SessionId id = 0;
   std::string name;
-  std::string program;
+  std::string program;  // the catalog entry's name
+  std::string kind;     // "shell", "agent" or "action"
   std::string cwd;
   std::int64_t created_ms = 0;
   bool ending = false;

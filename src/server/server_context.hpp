@@ -21,7 +21,9 @@ struct StatusCounts {
   std::size_t attached = 0;
 };
 
-inline constexpr std::size_t kMaxConnections = 512;
+// Enough for 2,000 windows with room for HTTP requests beside them (PRODUCT.md's scale
+// target); each one's memory is bounded by the per-window output budget.
+inline constexpr std::size_t kMaxConnections = 4096;
 
 struct ServerContext {
   std::string key;

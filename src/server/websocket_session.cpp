@@ -57,7 +57,7 @@ asio::awaitable<void> WebSocketSession::run(http::request<http::string_body> req
   open_ = true;
   window_ = service().add_window(weak_from_this());
   send_text(core::hello_message(window_));
-  on_sessions_changed();
+  send_list(service().sessions_list());
 
   beast::flat_buffer buffer;
   for (;;) {
@@ -222,19 +222,8 @@ void WebSocketSession::on_exit(core::SessionId id, const core::ExitStatus& statu
   send_text(core::exit_message(id, status, next));
 }
 
-void WebSocketSession::on_sessions_changed() {
-  std::vector<core::SessionSummary> rows;
-  for (const core::SessionEntry* e : service().registry().entries()) {
-    rows.push_back(core::SessionSummary{.id = e->id,
-                                        .name = e->name(),
-                                        .program = e->program,
-                                        .cwd = e->cwd,
-                                        .created_ms = e->created_ms,
-                                        .ending = e->status == core::SessionStatus::kEnding,
-                                        .driver = e->driver,
-                                        .windows = e->windows.size()});
-  }
-  send_text(core::sessions_message(rows));
+void WebSocketSession::on_sessions_changed(const app::OutputChunk& list) {
+  send_list(list);
 }
 
 void WebSocketSession::on_driver_changed(core::SessionId session, bool driving,
@@ -248,6 +237,22 @@ void WebSocketSession::on_daemon_stopping() {
 
 void WebSocketSession::send_text(std::string text) {
   send(std::make_shared<const std::string>(std::move(text)), true);
+}
+
+void WebSocketSession::send_list(const app::OutputChunk& list) {
+  if (!open_ || pending_close_) return;
+  // Only the newest list matters; one still waiting (not being written) is replaced, so
+  // a window that reads slowly holds at most one.
+  for (std::size_t i = writing_ ? 1 : 0; i < queue_.size(); ++i) {
+    if (queue_[i].list) {
+      queued_bytes_ = queued_bytes_ - queue_[i].data->size() + list->size();
+      queue_[i].data = list;
+      return;
+    }
+  }
+  queued_bytes_ += list->size();
+  queue_.push_back({list, true, true});
+  write_more();
 }
 
 void WebSocketSession::send(app::OutputChunk data, bool text) {

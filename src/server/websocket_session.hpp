@@ -45,7 +45,7 @@ class WebSocketSession : public app::SessionObserver,
   void on_exit(core::SessionId id, const core::ExitStatus& status,
                std::optional<core::SessionId> next) override;
   // app::WindowListener
-  void on_sessions_changed() override;
+  void on_sessions_changed(const app::OutputChunk& list) override;
   void on_driver_changed(core::SessionId session, bool driving,
                          std::optional<core::WindowId> by) override;
   void on_daemon_stopping() override;
@@ -54,6 +54,7 @@ class WebSocketSession : public app::SessionObserver,
   struct Outgoing {
     app::OutputChunk data;
     bool text = false;
+    bool list = false;  // a `sessions` message: a newer one replaces it while it waits
   };
 
   boost::asio::awaitable<void> run(
@@ -67,6 +68,7 @@ class WebSocketSession : public app::SessionObserver,
   void send_error(const core::Error& error);
   void send(app::OutputChunk data, bool text);
   void send_text(std::string text);
+  void send_list(const app::OutputChunk& list);
   void close_after_queue(boost::beast::websocket::close_code code, std::string reason);
   void write_more();
   app::SessionService& service() { return *context_.sessions; }

@@ -87,7 +87,8 @@ describe('flow control', { concurrency: 3 }, () => {
     await quiet.attach();
     const from = driver.textLength;
     driver.type("seq -f '%063g' 1 65536; echo total-$((1<<16))\r"); // 4 MiB
-    await driver.waitForText('total-65536', { from, timeout: 30000 });
+    // A generous deadline: under ASan on a busy 2-core machine 4 MiB can take half a minute.
+    await driver.waitForText('total-65536', { from, timeout: 120000 });
     // Everything the daemon queued for the quiet window before this pong has arrived.
     await quiet.request({ type: 'ping' }, 'pong');
     assert.equal(quiet.snapshotCount, 1, 'no resync without an ack');
