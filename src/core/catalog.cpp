@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/shown_text.hpp"
+
 namespace wharf::core {
 namespace {
 
@@ -14,6 +16,7 @@ struct BuiltinAgent {
   std::vector<std::string> resume_args;
   std::string_view resume_probe;
   std::string_view context_flag;
+  bool resume_drops_prompt = false;
 };
 
 const std::vector<BuiltinAgent>& builtin_agents() {
@@ -28,7 +31,7 @@ const std::vector<BuiltinAgent>& builtin_agents() {
       // Without --no-daemon, Codex leaves an app-server running in its own session after
       // it quits, which ending the wharf session could not reach.
       {"codex", {"--no-daemon"}, PromptStyle::kArgument, "", {"resume", "--last"}, "codex", ""},
-      {"opencode", {}, PromptStyle::kFlag, "--prompt", {"--continue"}, "opencode", ""},
+      {"opencode", {}, PromptStyle::kFlag, "--prompt", {"--continue"}, "opencode", "", true},
       {"gemini", {}, PromptStyle::kFlag, "--prompt-interactive", {}, "", ""},
       {"cline", {}, PromptStyle::kArgument, "", {}, "", ""},
   };
@@ -40,12 +43,7 @@ Error refused(std::string message) {
 }
 
 std::string shown(std::string_view name) {
-  std::string out;
-  for (char c : name.substr(0, 32)) {
-    auto u = static_cast<unsigned char>(c);
-    out.push_back(u >= 0x20 && u < 0x7f ? c : '?');
-  }
-  return out;
+  return shown_text(name, 32);
 }
 
 // The program and argv0 of an operator-defined entry.
@@ -106,7 +104,8 @@ Result<Catalog> Catalog::build(const Config& config, const ProgramFinder& find_p
                                             .prompt_flag = std::string(agent.prompt_flag),
                                             .resume_args = agent.resume_args,
                                             .resume_probe = std::string(agent.resume_probe),
-                                            .context_flag = std::string(agent.context_flag)});
+                                            .context_flag = std::string(agent.context_flag),
+                                            .resume_drops_prompt = agent.resume_drops_prompt});
   }
 
   for (const EntryConfig& agent : config.agents) {
@@ -208,7 +207,8 @@ Result<const CatalogEntry*> Catalog::choose(std::string_view kind, std::string_v
 Result<LaunchPlan> plan_launch(const CatalogEntry& entry, const LaunchOptions& options) {
   LaunchPlan plan{.program = entry.program, .argv = {entry.argv0}};
   plan.argv.insert(plan.argv.end(), entry.args.begin(), entry.args.end());
-  if (options.resume && !entry.resume_args.empty()) {
+  bool keeps_prompt = options.prompt.empty() || !entry.resume_drops_prompt;
+  if (options.resume && !entry.resume_args.empty() && keeps_prompt) {
     plan.argv.insert(plan.argv.end(), entry.resume_args.begin(), entry.resume_args.end());
     plan.resumed = true;
   }

@@ -41,6 +41,8 @@ struct CatalogEntry {
   std::string resume_probe;              // how to tell there is one: "claude", "codex", ...
                                          // empty with resume_args: the operator's word
   std::string context_flag;              // takes the path of a context note
+  bool resume_drops_prompt = false;      // resuming would swallow a first message, so a
+                                         // session started with one starts fresh
   bool interactive = true;               // actions: may run as a session
   bool enabled = true;                   // turned off in the config
   bool builtin = true;

@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 
+#include "core/shown_text.hpp"
+
 namespace wharf::core {
 namespace {
 
@@ -46,12 +48,7 @@ std::string type_name(const toml::node& node) {
 }
 
 std::string show_key(std::string_view key) {
-  std::string out;
-  for (char c : key.substr(0, 40)) {
-    auto u = static_cast<unsigned char>(c);
-    out.push_back(u >= 0x20 && u < 0x7f ? c : '?');
-  }
-  return out;
+  return shown_text(key);
 }
 
 const toml::table& table_of(const toml::node& node, std::string_view where) {

@@ -5,21 +5,15 @@
 #include <map>
 #include <set>
 
+#include "core/shown_text.hpp"
+
 namespace wharf::core {
 namespace {
 
 constexpr std::string_view kCode = "bad_env";
 
-// Names go into messages shortened and with anything unprintable replaced, so a message
-// can never carry a long secret pasted into the wrong field.
 std::string quoted(std::string_view name) {
-  std::string out = "'";
-  for (char c : name.substr(0, 40)) {
-    auto u = static_cast<unsigned char>(c);
-    out.push_back(u >= 0x20 && u < 0x7f ? c : '?');
-  }
-  if (name.size() > 40) out += "...";
-  return out + "'";
+  return "'" + shown_text(name) + "'";
 }
 
 std::string_view layer_label(EnvLayer layer) {

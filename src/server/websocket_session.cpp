@@ -209,7 +209,24 @@ void WebSocketSession::send_error(const core::Error& error) {
 
 void WebSocketSession::on_output(const app::OutputChunk& chunk) {
   // Past the budget the window skips this output; a snapshot catches it up later.
-  if (budget_.try_send(chunk->size())) send(chunk, false);
+  if (!budget_.try_send(chunk->size())) return;
+  // While the socket is busy, output joins the frame waiting behind the write instead
+  // of queueing a frame per PTY read: a window slower than the program (or one of a
+  // hundred watching it) costs fewer frames and system calls, not more.
+  bool tail_waiting = !queue_.empty() && queue_.back().data.get() == coalescing_.get() &&
+                      !(writing_ && queue_.size() == 1);
+  if (tail_waiting && coalescing_->size() + chunk->size() <= kMaxCoalescedFrame &&
+      queued_bytes_ + chunk->size() <= kMaxQueuedBytes && open_ && !pending_close_) {
+    coalescing_->append(*chunk);
+    queued_bytes_ += chunk->size();
+    return;
+  }
+  if (writing_) {
+    coalescing_ = std::make_shared<std::string>(*chunk);
+    send(coalescing_, false);
+    return;
+  }
+  send(chunk, false);
 }
 
 void WebSocketSession::on_resize(core::TerminalSize size) {

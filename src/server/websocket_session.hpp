@@ -15,6 +15,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "app/session.hpp"
 #include "app/session_service.hpp"
@@ -27,6 +28,7 @@ namespace wharf::server {
 // A safety net above budget + snapshot; reaching it means a bug, and the window is
 // closed with 4001 rather than let memory grow.
 inline constexpr std::size_t kMaxQueuedBytes = 16 * 1024 * 1024;
+inline constexpr std::size_t kMaxCoalescedFrame = 256 * 1024;
 inline constexpr std::uint16_t kCloseFellBehind = 4001;
 
 class WebSocketSession : public app::SessionObserver,
@@ -81,6 +83,9 @@ class WebSocketSession : public app::SessionObserver,
   std::shared_ptr<app::Session> session_;
   core::OutputBudget budget_;
   std::deque<Outgoing> queue_;
+  // The last queued output frame when this window made it itself (not shared with other
+  // windows), so later output can be appended to it while it waits.
+  std::shared_ptr<std::string> coalescing_;
   std::size_t queued_bytes_ = 0;
   bool writing_ = false;
   bool open_ = false;

@@ -124,6 +124,18 @@ TEST(Launch, FreshStartHasNoResumeArguments) {
             (std::vector<std::string>{"codex", "--no-daemon", "resume", "--last"}));
 }
 
+TEST(Launch, OpencodeWithAPromptStartsFreshBecauseResumingWouldDropIt) {
+  auto catalog = Catalog::build(parse_config("", "c").value(), programs({"opencode"}), kShells);
+  ASSERT_TRUE(catalog);
+  auto entry = catalog.value().choose("agent", "opencode");
+  ASSERT_TRUE(entry);
+  auto with_prompt = plan_launch(*entry.value(), {.prompt = "hi", .resume = true});
+  EXPECT_FALSE(with_prompt.value().resumed);
+  EXPECT_EQ(with_prompt.value().argv, (std::vector<std::string>{"opencode", "--prompt", "hi"}));
+  auto without = plan_launch(*entry.value(), {.resume = true});
+  EXPECT_EQ(without.value().argv, (std::vector<std::string>{"opencode", "--continue"}));
+}
+
 TEST(Launch, OnlyAgentsThatTakeANoteGetOne) {
   Catalog catalog = build();
   auto plan = plan_launch(*catalog.choose("agent", "codex").value(), {.context_file = "/n.md"});
