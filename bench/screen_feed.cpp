@@ -8,7 +8,8 @@
 //                                   CR LF, as a PTY with ONLCR delivers them)
 //   ScreenFeed/tui/<cols>/<rows>:   a recorded TUI (tests/fixtures/screens/agents/
 //                                   opencode-commands-100x30.bin) fed over and over
-//   LibvtermScreen/fold/80/24:      the same lines into libvterm's own screen layer with
+//   LibvtermScreen/fold/<cols>/<rows>: 25 MB of the same lines into libvterm's own screen layer
+//   with
 //                                   the scrollback rendered as Screen did before the grid
 //                                   (the old path, without its mode tap), for comparison
 //
@@ -163,6 +164,7 @@ void libvterm_fold(benchmark::State& state) {
 BENCHMARK(libvterm_fold)
     ->Name("LibvtermScreen/fold")
     ->Args({80, 24})
+    ->Args({200, 50})
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 
