@@ -8,7 +8,6 @@
 
 #include "core/cell_render.hpp"
 #include "core/emulator_guard.hpp"
-#include "core/utf8.hpp"
 
 namespace wharf::core {
 namespace {
@@ -17,7 +16,6 @@ using cell_render::append_sgr;
 using cell_render::default_pen;
 using cell_render::is_default_pen;
 using cell_render::Pen;
-using cell_render::render_cells;
 
 // Colours wharf reports when a program asks (OSC 10/11/12); they match the page's
 // theme so that programs picking light or dark styles choose dark.
@@ -29,60 +27,29 @@ Screen* self(void* user) {
   return static_cast<Screen*>(user);
 }
 
-int on_damage(VTermRect, void*) {
-  return 1;
-}
-int on_movecursor(VTermPos, VTermPos, int, void*) {
-  return 1;
-}
-int on_settermprop(VTermProp prop, VTermValue* value, void* user) {
-  self(user)->on_termprop(static_cast<int>(prop), value);
-  return 1;
-}
-int on_bell(void*) {
-  return 1;
-}
-int on_resize(int, int, void*) {
-  return 1;
-}
-int on_sb_pushline(int cols, const VTermScreenCell* cells, void* user) {
-  self(user)->on_push_line(cols, cells);
-  return 1;
-}
-// Lines are not pulled back from scrollback when the screen grows.
-int on_sb_popline(int, VTermScreenCell*, void*) {
-  return 0;
+// Only the bytes that matter are kept, so that pens compare (and render) by value.
+VTermColor normalised(const VTermColor& color) {
+  VTermColor out{};
+  out.type = color.type;
+  if (VTERM_COLOR_IS_DEFAULT_FG(&color) || VTERM_COLOR_IS_DEFAULT_BG(&color)) return out;
+  if (VTERM_COLOR_IS_INDEXED(&color)) {
+    out.indexed.idx = color.indexed.idx;
+  } else {
+    out.rgb.red = color.rgb.red;
+    out.rgb.green = color.rgb.green;
+    out.rgb.blue = color.rgb.blue;
+  }
+  return out;
 }
 
-const VTermScreenCallbacks kScreenCallbacks = {
-    .damage = on_damage,
-    .moverect = nullptr,
-    .movecursor = on_movecursor,
-    .settermprop = on_settermprop,
-    .bell = on_bell,
-    .resize = on_resize,
-    .sb_pushline = on_sb_pushline,
-    .sb_popline = on_sb_popline,
-};
-
-void on_output(const char* bytes, std::size_t len, void* user) {
-  self(user)->on_output(bytes, len);
+CellPen blank_pen() {
+  Pen pen = default_pen();
+  return CellPen{pen.fg, pen.bg, 0};
 }
 
-int on_unrecognised_osc(const char* command, std::size_t len, void* user) {
-  self(user)->on_osc(std::string_view(command, len));
-  return 1;
+void set_attr(CellPen& pen, std::uint8_t bit, bool on) {
+  pen.attrs = static_cast<std::uint8_t>(on ? pen.attrs | bit : pen.attrs & ~bit);
 }
-
-const VTermParserCallbacks kUnrecognised = {
-    .text = nullptr,
-    .control = nullptr,
-    .escape = nullptr,
-    .csi = nullptr,
-    .osc = on_unrecognised_osc,
-    .dcs = nullptr,
-    .resize = nullptr,
-};
 
 // libvterm hands the text callback everything up to the end of the buffer; it must
 // claim only the printable run, or the escape sequences after it would be skipped.
@@ -98,28 +65,9 @@ int tap_text(const char* bytes, std::size_t len, void*) {
 int tap_control(unsigned char, void*) {
   return 1;
 }
-int tap_escape(const char* bytes, std::size_t len, void* user) {
-  self(user)->on_mode_escape(std::string_view(bytes, len));
-  return 1;
-}
-int tap_csi(const char* leader, const long args[], int argcount, const char* intermed, char command,
-            void* user) {
-  self(user)->on_mode_csi(leader, args, argcount, intermed, command);
-  return 1;
-}
 int tap_string(const char*, std::size_t, void*) {
   return 1;
 }
-
-const VTermParserCallbacks kModeTap = {
-    .text = tap_text,
-    .control = tap_control,
-    .escape = tap_escape,
-    .csi = tap_csi,
-    .osc = tap_string,
-    .dcs = tap_string,
-    .resize = nullptr,
-};
 
 std::string sanitize_title(const char* raw) {
   std::string out;
@@ -132,23 +80,153 @@ std::string sanitize_title(const char* raw) {
 
 }  // namespace
 
+// libvterm's callbacks into Screen: the state layer's (what to draw, erase and scroll,
+// the pen, terminal properties), the output (replies), the OSCs it does not know, and
+// the mode tap's parser.
+struct ScreenHooks {
+  static int putglyph(VTermGlyphInfo* info, VTermPos pos, void* user) {
+    Screen& s = *self(user);
+    return s.active_->put(pos.row, pos.col, info->chars, info->width, s.pen_,
+                          info->protected_cell != 0)
+               ? 1
+               : 0;
+  }
+  static int movecursor(VTermPos, VTermPos, int, void*) { return 1; }
+  static int scrollrect(VTermRect rect, int downward, int rightward, void* user) {
+    self(user)->on_scroll(rect, downward, rightward);
+    return 1;
+  }
+  static int erase(VTermRect rect, int selective, void* user) {
+    Screen& s = *self(user);
+    s.active_->erase(rect, selective != 0, s.pen_);
+    return 1;
+  }
+  static int setpenattr(VTermAttr attr, VTermValue* value, void* user) {
+    CellPen& pen = self(user)->pen_;
+    switch (attr) {
+      case VTERM_ATTR_BOLD:
+        set_attr(pen, kAttrBold, value->boolean != 0);
+        return 1;
+      case VTERM_ATTR_UNDERLINE:
+        pen.attrs = static_cast<std::uint8_t>(
+            (pen.attrs & ~unsigned{kAttrUnderlineMask}) |
+            ((static_cast<unsigned>(value->number) & 3u) << kAttrUnderlineShift));
+        return 1;
+      case VTERM_ATTR_ITALIC:
+        set_attr(pen, kAttrItalic, value->boolean != 0);
+        return 1;
+      case VTERM_ATTR_BLINK:
+        set_attr(pen, kAttrBlink, value->boolean != 0);
+        return 1;
+      case VTERM_ATTR_REVERSE:
+        set_attr(pen, kAttrReverse, value->boolean != 0);
+        return 1;
+      case VTERM_ATTR_STRIKE:
+        set_attr(pen, kAttrStrike, value->boolean != 0);
+        return 1;
+      case VTERM_ATTR_FOREGROUND:
+        pen.fg = normalised(value->color);
+        return 1;
+      case VTERM_ATTR_BACKGROUND:
+        pen.bg = normalised(value->color);
+        return 1;
+      default:
+        return 1;  // fonts: nothing wharf draws
+    }
+  }
+  static int settermprop(VTermProp prop, VTermValue* value, void* user) {
+    self(user)->on_termprop(static_cast<int>(prop), value);
+    return 1;
+  }
+  static int bell(void*) { return 1; }
+  static int resize(int rows, int cols, VTermPos* delta, void* user) {
+    self(user)->on_resize(rows, cols, delta);
+    return 1;
+  }
+  // A line made double-width loses its right half, as in libvterm's screen layer.
+  static int setlineinfo(int row, const VTermLineInfo* now, const VTermLineInfo* before,
+                         void* user) {
+    Screen& s = *self(user);
+    if (now->doublewidth != before->doublewidth || now->doubleheight != before->doubleheight) {
+      if (now->doublewidth) {
+        int cols = s.active_->cols();
+        s.active_->erase(
+            VTermRect{.start_row = row, .end_row = row + 1, .start_col = cols / 2, .end_col = cols},
+            false, s.pen_);
+      }
+    }
+    return 1;
+  }
+
+  static void output(const char* bytes, std::size_t len, void* user) {
+    self(user)->on_output(bytes, len);
+  }
+  static int unrecognised_osc(const char* command, std::size_t len, void* user) {
+    self(user)->on_osc(std::string_view(command, len));
+    return 1;
+  }
+
+  static int tap_escape(const char* bytes, std::size_t len, void* user) {
+    self(user)->on_mode_escape(std::string_view(bytes, len));
+    return 1;
+  }
+  static int tap_csi(const char* leader, const long args[], int argcount, const char* intermed,
+                     char command, void* user) {
+    self(user)->on_mode_csi(leader, args, argcount, intermed, command);
+    return 1;
+  }
+
+  static constexpr VTermStateCallbacks kState = {
+      .putglyph = putglyph,
+      .movecursor = movecursor,
+      .scrollrect = scrollrect,
+      .moverect = nullptr,  // scrollrect does all the moving
+      .erase = erase,
+      .initpen = nullptr,
+      .setpenattr = setpenattr,
+      .settermprop = settermprop,
+      .bell = bell,
+      .resize = resize,
+      .setlineinfo = setlineinfo,
+  };
+  static constexpr VTermParserCallbacks kUnrecognised = {
+      .text = nullptr,
+      .control = nullptr,
+      .escape = nullptr,
+      .csi = nullptr,
+      .osc = unrecognised_osc,
+      .dcs = nullptr,
+      .resize = nullptr,
+  };
+  static constexpr VTermParserCallbacks kModeTap = {
+      .text = tap_text,
+      .control = tap_control,
+      .escape = tap_escape,
+      .csi = tap_csi,
+      .osc = tap_string,
+      .dcs = tap_string,
+      .resize = nullptr,
+  };
+};
+
 Screen::Screen(TerminalSize size, std::size_t scrollback_bytes)
     : size_(size),
       scrollback_limit_(scrollback_bytes),
-      emulator_guard_(std::make_unique<EmulatorGuard>(size.cols)) {
+      emulator_guard_(std::make_unique<EmulatorGuard>(size.cols)),
+      primary_(size.rows, size.cols, blank_pen()),
+      alternate_(size.rows, size.cols, blank_pen()),
+      pen_(blank_pen()) {
   vt_ = vterm_new(size.rows, size.cols);
   vterm_set_utf8(vt_, 1);
-  vterm_output_set_callback(vt_, core::on_output, this);
-  screen_ = vterm_obtain_screen(vt_);
+  vterm_output_set_callback(vt_, ScreenHooks::output, this);
   state_ = vterm_obtain_state(vt_);
-  vterm_screen_set_callbacks(screen_, &kScreenCallbacks, this);
-  vterm_screen_set_unrecognised_fallbacks(screen_, &kUnrecognised, this);
-  vterm_screen_enable_altscreen(screen_, 1);
-  vterm_screen_reset(screen_, 1);
+  vterm_state_set_callbacks(state_, &ScreenHooks::kState, this);
+  vterm_state_set_unrecognised_fallbacks(state_, &ScreenHooks::kUnrecognised, this);
+  vterm_state_reset(state_, 1);
 
   mode_parser_ = vterm_new(size.rows, size.cols);
   vterm_set_utf8(mode_parser_, 1);
-  vterm_parser_set_callbacks(mode_parser_, &kModeTap, this);
+  vterm_parser_set_callbacks(mode_parser_, &ScreenHooks::kModeTap, this);
 }
 
 Screen::~Screen() {
@@ -160,23 +238,11 @@ void Screen::feed(std::string_view raw) {
   if (raw.empty()) return;
   bytes_fed_ += raw.size();
   std::string storage;
-  std::vector<std::size_t> alternate_entries;
-  std::string_view bytes = emulator_guard_->filter(raw, storage, alternate_entries);
+  alternate_entries_.clear();
+  std::string_view bytes = emulator_guard_->filter(raw, storage, alternate_entries_);
   if (bytes.empty()) return;
   vterm_input_write(mode_parser_, bytes.data(), bytes.size());
-  // The primary screen becomes unreadable in libvterm once the alternate one is on, so
-  // it is rendered just before the switch, for snapshots taken meanwhile.
-  std::size_t fed = 0;
-  for (std::size_t at : alternate_entries) {
-    vterm_input_write(vt_, bytes.data() + fed, at - fed);
-    fed = at;
-    if (!alternate_screen_) {
-      primary_rows_.clear();
-      for (int row = 0; row < size_.rows; ++row) primary_rows_.push_back(render_row(row));
-      primary_cursor_ = cursor();
-    }
-  }
-  vterm_input_write(vt_, bytes.data() + fed, bytes.size() - fed);
+  vterm_input_write(vt_, bytes.data(), bytes.size());
 }
 
 void Screen::resize(TerminalSize size) {
@@ -198,10 +264,54 @@ void Screen::on_output(const char* bytes, std::size_t len) {
   replies_.append(bytes, len);
 }
 
-void Screen::on_push_line(int cols, const void* raw_cells) {
-  const auto* cells = static_cast<const VTermScreenCell*>(raw_cells);
-  std::string line = render_cells(
-      cols, [cells](int col) -> const VTermScreenCell& { return cells[col]; }, true);
+// A scroll of whole rows from the top of the primary screen pushes the rows leaving it
+// to the scrollback first (libvterm's rule, kept exactly: also for a scroll region that
+// starts at the top, and for DL on the first row; not when everything moves out, which
+// libvterm treats as an erase).
+void Screen::on_scroll(VTermRect rect, int downward, int rightward) {
+  if (active_ == &primary_ && downward > 0 && rightward == 0 && rect.start_row == 0 &&
+      rect.start_col == 0 && rect.end_col == primary_.cols() &&
+      downward < std::min(rect.end_row, primary_.rows()))
+    for (int row = 0; row < downward; ++row) push_scrollback(row);
+  active_->scroll(rect, downward, rightward, pen_);
+}
+
+// As libvterm 0.1.4's screen layer: fewer rows on the primary screen scroll its
+// content up (into scrollback) as far as the blank rows below the cursor do not
+// absorb it; then both screens keep their top-left cells, new cells take the pen.
+void Screen::on_resize(int rows, int cols, VTermPos* delta) {
+  int old_rows = primary_.rows();
+  int old_cols = primary_.cols();
+  if (active_ == &primary_ && rows < old_rows) {
+    VTermPos cursor{};
+    vterm_state_get_cursorpos(state_, &cursor);
+    int row = old_rows - 1;
+    for (; row >= rows; --row)
+      if (!primary_.is_eol(row, 0) || cursor.row == row) break;
+    int first_blank_row = row + 1;
+    if (first_blank_row > rows) {
+      on_scroll(VTermRect{.start_row = 0, .end_row = old_rows, .start_col = 0, .end_col = old_cols},
+                first_blank_row - rows, 0);
+      delta->row -= first_blank_row - rows;
+    }
+  }
+  primary_.resize(rows, cols, pen_);
+  alternate_.resize(rows, cols, pen_);
+}
+
+// Lines are rendered as they leave (so the scrollback is bounded in bytes, not lines);
+// once the bound is reached, the storage of the line dropped is reused for the new one.
+void Screen::push_scrollback(int row) {
+  scratch_.clear();
+  primary_.render(row, true, reverse_video_, scratch_);
+  std::string line;
+  if (!scrollback_.empty() && scrollback_bytes_ + scratch_.size() + 1 > scrollback_limit_) {
+    line = std::move(scrollback_.front());  // dropped below anyway
+    scrollback_bytes_ -= line.size() + 1;
+    scrollback_.pop_front();
+    ++scrollback_dropped_;
+  }
+  line.assign(scratch_);
   scrollback_bytes_ += line.size() + 1;
   scrollback_.push_back(std::move(line));
   while (scrollback_bytes_ > scrollback_limit_ && !scrollback_.empty()) {
@@ -220,10 +330,14 @@ void Screen::on_termprop(int prop, const void* raw) {
     case VTERM_PROP_CURSORBLINK:
       cursor_blink_ = value->boolean != 0;
       break;
-    case VTERM_PROP_ALTSCREEN:
-      alternate_screen_ = value->boolean != 0;
-      if (!alternate_screen_) primary_rows_.clear();  // readable again
+    case VTERM_PROP_ALTSCREEN: {
+      // libvterm's state erases the alternate screen after this, on entry.
+      bool on = value->boolean != 0;
+      if (on && !alternate_screen_) primary_cursor_ = cursor();
+      alternate_screen_ = on;
+      active_ = on ? &alternate_ : &primary_;
       break;
+    }
     case VTERM_PROP_TITLE:
       title_ = sanitize_title(value->string);
       break;
@@ -351,18 +465,12 @@ CursorState Screen::cursor() const {
   return CursorState{pos.row, pos.col, cursor_visible_};
 }
 
-// read_cell: libvterm shows reverse video (DECSCNM) by flipping every cell it reports;
-// the snapshot sets the mode itself, so it carries the cells unflipped.
-std::string Screen::render_row(int row) const {
-  VTermScreenCell cell{};
-  return render_cells(
-      size_.cols,
-      [&](int col) -> const VTermScreenCell& {
-        vterm_screen_get_cell(screen_, VTermPos{row, col}, &cell);
-        if (reverse_video_) cell.attrs.reverse = cell.attrs.reverse ? 0u : 1u;  // see read_cell
-        return cell;
-      },
-      true);
+// The grid keeps cells as written: DECSCNM (reverse video) is carried as a mode, not by
+// flipping every cell.
+std::string Screen::render_row(const CellGrid& grid, int row) const {
+  std::string out;
+  grid.render(row, true, false, out);
+  return out;
 }
 
 std::string Screen::snapshot(std::size_t scrollback_lines) const {
@@ -384,23 +492,23 @@ std::string Screen::snapshot(std::size_t scrollback_lines) const {
     for (int i = 1; i < size_.rows; ++i) out += "\r\n";
   }
   if (alternate_screen_) {
-    // The primary screen as it was when the program switched away, and its cursor, so
-    // that it comes back when the program leaves the alternate screen (1049 restores
-    // the cursor it saved here).
+    // The primary screen, and the cursor it had when the program switched away, so that
+    // both come back when the program leaves the alternate screen (1049 restores the
+    // cursor it saves here).
     csi("H");
-    for (std::size_t row = 0; row < primary_rows_.size(); ++row) {
-      if (primary_rows_[row].empty()) continue;
+    for (int row = 0; row < size_.rows; ++row) {
+      std::string line = render_row(primary_, row);
+      if (line.empty()) continue;
       csi(std::to_string(row + 1) + ";1H");
-      out += primary_rows_[row];
+      out += line;
     }
-    if (!primary_rows_.empty())
-      csi(std::to_string(primary_cursor_.row + 1) + ";" + std::to_string(primary_cursor_.col + 1) +
-          "H");
+    csi(std::to_string(primary_cursor_.row + 1) + ";" + std::to_string(primary_cursor_.col + 1) +
+        "H");
     csi("?1049h");
   }
   csi("H");
   for (int row = 0; row < size_.rows; ++row) {
-    std::string line = render_row(row);
+    std::string line = render_row(*active_, row);
     if (line.empty()) continue;
     csi(std::to_string(row + 1) + ";1H");
     out += line;
@@ -468,16 +576,10 @@ ScreenText Screen::text(std::size_t scrollback_lines) const {
   for (auto it = scrollback_.end() - static_cast<std::ptrdiff_t>(count); it != scrollback_.end();
        ++it)
     out.scrollback.push_back(strip_sgr(*it));
-  VTermScreenCell cell{};
   for (int row = 0; row < size_.rows; ++row) {
-    out.lines.push_back(render_cells(
-        size_.cols,
-        [&](int col) -> const VTermScreenCell& {
-          vterm_screen_get_cell(screen_, VTermPos{row, col}, &cell);
-          if (reverse_video_) cell.attrs.reverse = cell.attrs.reverse ? 0u : 1u;  // see read_cell
-          return cell;
-        },
-        false));
+    std::string line;
+    active_->render(row, false, false, line);
+    out.lines.push_back(std::move(line));
   }
   out.cursor = cursor();
   out.size = size_;

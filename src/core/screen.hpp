@@ -1,8 +1,15 @@
-// The server's model of one terminal screen (libvterm), fed every byte a session's
-// program writes. It is what makes reattaching exact: a window that arrives late, or
-// fell behind, gets snapshot() — a byte stream that recreates the screen as it is now
-// (recent scrollback, the primary or alternate screen with colours and attributes, the
-// cursor, the title and the input modes) — instead of a replay of old output.
+// The server's model of one terminal screen, fed every byte a session's program
+// writes. It is what makes reattaching exact: a window that arrives late, or fell
+// behind, gets snapshot() — a byte stream that recreates the screen as it is now
+// (recent scrollback, the primary screen and, when a program uses it, the alternate
+// screen, with colours and attributes, the cursor, the title and the input modes) —
+// instead of a replay of old output.
+//
+// libvterm's state layer parses and interprets the bytes (cursor, pen, modes, what to
+// draw, erase and scroll); the cells themselves live in wharf's own CellGrid (one for
+// each screen), which does what libvterm's screen layer does with them at a fraction of
+// its cost (see cell_grid.hpp). Lines scrolled off the top of the primary screen become
+// scrollback: rendered text with SGR, bounded in bytes.
 //
 // Invariants: no I/O; feeding never fails; the scrollback kept here never exceeds its
 // byte bound; replies the emulator owes the program (device attributes, cursor
@@ -10,11 +17,11 @@
 // take_replies(), so a query is answered exactly once however many windows watch.
 // libvterm keeps pointers to this object, so a Screen never moves.
 //
-// libvterm 0.1.4 cannot show the primary screen while the alternate one is on, so
-// the primary is rendered at the moment of the switch and carried in snapshots.
-// Known limits (libvterm keeps this state private): custom tab stops, the saved cursor (DECSC)
-// and a pending wrap at the right margin are not carried; growing the window does not
-// pull lines back from scrollback. Everything visible is exact.
+// Both screens are kept, so a snapshot taken while the alternate screen is on carries
+// the primary screen exactly as the program will find it on leaving.
+// Known limits (libvterm keeps this state private): custom tab stops, the saved cursor
+// (DECSC) and a pending wrap at the right margin are not carried; growing the window does
+// not pull lines back from scrollback. Everything visible is exact.
 #pragma once
 
 #include <cstdint>
@@ -24,10 +31,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/cell_grid.hpp"
 #include "core/terminal_size.hpp"
 
 struct VTerm;
-struct VTermScreen;
 struct VTermState;
 
 namespace wharf::core {
@@ -95,30 +102,42 @@ class Screen {
   // Total bytes fed; grows with every feed (a cheap change counter).
   std::uint64_t bytes_fed() const { return bytes_fed_; }
 
-  // libvterm callbacks (public so that the C trampolines can reach them).
+  // The cells on show (the alternate screen's while it is on), and the primary
+  // screen's; for tests that compare them with libvterm's own screen layer.
+  const CellGrid& grid() const { return *active_; }
+  const CellGrid& primary_grid() const { return primary_; }
+
+ private:
+  friend struct ScreenHooks;  // libvterm's callbacks (screen.cpp)
+
+  std::string render_row(const CellGrid& grid, int row) const;
+  void push_scrollback(int row);  // a primary-screen row about to scroll off the top
+  void reset_modes();
   void on_output(const char* bytes, std::size_t len);
-  void on_push_line(int cols, const void* cells);
   void on_termprop(int prop, const void* value);
   void on_osc(std::string_view command);
   void on_mode_csi(const char* leader, const long args[], int argcount, const char* intermed,
                    char command);
   void on_mode_escape(std::string_view bytes);
-
- private:
-  std::string render_row(int row) const;
-  void reset_modes();
+  void on_scroll(VTermRect rect, int downward, int rightward);
+  void on_resize(int rows, int cols, VTermPos* delta);
 
   TerminalSize size_;
   std::size_t scrollback_limit_;
   VTerm* vt_ = nullptr;
-  VTermScreen* screen_ = nullptr;
   VTermState* state_ = nullptr;
   // A second parser over the same bytes, only to follow the modes libvterm 0.1.4
   // tracks internally but does not expose (DECSTBM, DECCKM, mouse, paste, focus...).
   VTerm* mode_parser_ = nullptr;
   std::unique_ptr<EmulatorGuard> emulator_guard_;  // in front of libvterm (see emulator_guard.hpp)
+  std::vector<std::size_t> alternate_entries_;     // the guard's report, unused (reused storage)
+  CellGrid primary_;
+  CellGrid alternate_;
+  CellGrid* active_ = &primary_;
+  CellPen pen_;  // what putglyph and erase write, as libvterm's state set it
   std::string replies_;
   std::deque<std::string> scrollback_;  // rendered lines (UTF-8 + SGR), oldest first
+  std::string scratch_;                 // the line being pushed, rendered
   std::size_t scrollback_bytes_ = 0;
   std::uint64_t scrollback_dropped_ = 0;
   std::uint64_t bytes_fed_ = 0;
@@ -129,8 +148,7 @@ class Screen {
   int cursor_shape_ = 1;
   bool reverse_video_ = false;
   InputModes modes_;
-  std::vector<std::string> primary_rows_;  // rendered just before the alternate screen
-  CursorState primary_cursor_;
+  CursorState primary_cursor_;  // where the cursor was when the alternate screen came on
 };
 
 // Removes the SGR sequences snapshot lines carry, leaving their text.
