@@ -8,10 +8,8 @@
 // daemon that goes away (reconnecting shown, and coming back starts no session); the
 // DOM renderer taking over from a lost WebGL context. Each test has its own daemon (so
 // its sessions are its own) and its own browser context(s). Every wait has a deadline;
-// nothing sleeps.
-//
-// TODO(issue 3): the real `opencode` TUI in the page: it renders, and after a reload the
-// same screen text is back. Comes once the agent fixtures are installed.
+// nothing sleeps. The real agent TUIs in the page (opencode and Claude Code surviving a
+// reload) are in agents.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
