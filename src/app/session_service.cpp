@@ -132,7 +132,8 @@ core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest&
   }
   auto plan = core::plan_launch(entry, core::LaunchOptions{.prompt = request.prompt,
                                                            .resume = resume,
-                                                           .context_file = defaults_.context_file});
+                                                           .context_file = defaults_.context_file,
+                                                           .context_text = defaults_.context_text});
   if (!plan) return plan.error();
 
   auto id = registry_.add(entry.name, cwd.value(), now_ms(), request.name,

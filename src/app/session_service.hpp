@@ -47,6 +47,7 @@ struct LaunchDefaults {
                                   // the account's login shell
   std::string default_directory;  // where they start; empty: the workspace
   std::string context_file;       // the note for agents that take one; empty: none
+  std::string context_text;       // its text, for agents that take the text itself
   std::string state_dir;          // given to sessions as WHARF_STATE_DIR; empty: not set
   ConversationProbe has_conversation;
 };

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "app/config_file.hpp"
 #include "app/conversation_probe.hpp"
@@ -140,6 +141,16 @@ core::Result<std::string> prepare_context_note(const core::Config& file,
   return note.string();
 }
 
+// The note's text, for agents that take it as a setting rather than a file (Codex).
+// Bounded: a note is a few sentences, and it travels in argv.
+std::string read_context_note(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string text(16 * 1024, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
+}
+
 // The entry and directory new sessions start with. A name that is not in the catalog
 // stops the start (it is a typo); an agent that is not installed only warns, and new
 // sessions start the login shell until it is.
@@ -241,6 +252,7 @@ int run_daemon(const DaemonOptions& options) {
           .catalog = std::move(catalog.value()),
           .machine_env = file.env,
           .context_file = context_file.value(),
+          .context_text = read_context_note(context_file.value()),
           .state_dir = options.state_dir.value_or(""),
           .has_conversation =
               [](std::string_view probe, const std::string& home, const std::string& dir) {

@@ -1,6 +1,7 @@
 #include "core/catalog.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "core/shown_text.hpp"
 
@@ -17,6 +18,7 @@ struct BuiltinAgent {
   std::string_view resume_probe;
   std::string_view context_flag;
   bool resume_drops_prompt = false;
+  std::string_view context_setting = {};
 };
 
 const std::vector<BuiltinAgent>& builtin_agents() {
@@ -30,7 +32,15 @@ const std::vector<BuiltinAgent>& builtin_agents() {
        "--append-system-prompt-file"},
       // Without --no-daemon, Codex leaves an app-server running in its own session after
       // it quits, which ending the wharf session could not reach.
-      {"codex", {"--no-daemon"}, PromptStyle::kArgument, "", {"resume", "--last"}, "codex", ""},
+      {"codex",
+       {"--no-daemon"},
+       PromptStyle::kArgument,
+       "",
+       {"resume", "--last"},
+       "codex",
+       "",
+       false,
+       "developer_instructions"},
       {"opencode", {}, PromptStyle::kFlag, "--prompt", {"--continue"}, "opencode", "", true},
       {"gemini", {}, PromptStyle::kFlag, "--prompt-interactive", {}, "", ""},
       {"cline", {}, PromptStyle::kArgument, "", {}, "", ""},
@@ -40,6 +50,29 @@ const std::vector<BuiltinAgent>& builtin_agents() {
 
 Error refused(std::string message) {
   return Error{std::move(message), "bad_entry"};
+}
+
+// A TOML basic string: what Codex's `-c key=value` parses the value as.
+std::string toml_string(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (u < 0x20 || u == 0x7f) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", u);
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
 }
 
 std::string shown(std::string_view name) {
@@ -105,7 +138,8 @@ Result<Catalog> Catalog::build(const Config& config, const ProgramFinder& find_p
                                             .resume_args = agent.resume_args,
                                             .resume_probe = std::string(agent.resume_probe),
                                             .context_flag = std::string(agent.context_flag),
-                                            .resume_drops_prompt = agent.resume_drops_prompt});
+                                            .resume_drops_prompt = agent.resume_drops_prompt,
+                                            .context_setting = std::string(agent.context_setting)});
   }
 
   for (const EntryConfig& agent : config.agents) {
@@ -207,15 +241,21 @@ Result<const CatalogEntry*> Catalog::choose(std::string_view kind, std::string_v
 Result<LaunchPlan> plan_launch(const CatalogEntry& entry, const LaunchOptions& options) {
   LaunchPlan plan{.program = entry.program, .argv = {entry.argv0}};
   plan.argv.insert(plan.argv.end(), entry.args.begin(), entry.args.end());
-  bool keeps_prompt = options.prompt.empty() || !entry.resume_drops_prompt;
-  if (options.resume && !entry.resume_args.empty() && keeps_prompt) {
-    plan.argv.insert(plan.argv.end(), entry.resume_args.begin(), entry.resume_args.end());
-    plan.resumed = true;
-  }
+  // The note comes before any subcommand a resume adds (Codex's `resume`), where every
+  // agent still reads its global options.
   if (!options.context_file.empty() && !entry.context_flag.empty()) {
     plan.argv.push_back(entry.context_flag);
     plan.argv.push_back(options.context_file);
     plan.context = true;
+  } else if (!options.context_text.empty() && !entry.context_setting.empty()) {
+    plan.argv.push_back("-c");
+    plan.argv.push_back(entry.context_setting + "=" + toml_string(options.context_text));
+    plan.context = true;
+  }
+  bool keeps_prompt = options.prompt.empty() || !entry.resume_drops_prompt;
+  if (options.resume && !entry.resume_args.empty() && keeps_prompt) {
+    plan.argv.insert(plan.argv.end(), entry.resume_args.begin(), entry.resume_args.end());
+    plan.resumed = true;
   }
   if (!options.prompt.empty()) {
     if (entry.prompt == PromptStyle::kNone) {

@@ -5,7 +5,8 @@
 // - shells found on the machine, started as login shells;
 // - the agents wharf knows (claude, codex, opencode, gemini, cline), offered when their
 //   program is on PATH, each knowing how it takes a first message, how it resumes its
-//   most recent conversation, and (Claude Code) how it takes a context note;
+//   most recent conversation, and how it takes a context note (Claude Code as a file,
+//   Codex as a setting);
 // - agents and actions the operator defined as argv arrays (or one reviewed shell string);
 //   an action runs as a session only when marked interactive.
 //
@@ -43,6 +44,8 @@ struct CatalogEntry {
   std::string context_flag;              // takes the path of a context note
   bool resume_drops_prompt = false;      // resuming would swallow a first message, so a
                                          // session started with one starts fresh
+  std::string context_setting;           // a config setting (`-c NAME=TEXT`) that takes
+                                         // the note's text, for agents with no file flag
   bool interactive = true;               // actions: may run as a session
   bool enabled = true;                   // turned off in the config
   bool builtin = true;
@@ -81,6 +84,7 @@ struct LaunchOptions {
   std::string prompt;        // empty: none
   bool resume = false;       // the caller decided this session resumes
   std::string context_file;  // empty: no note
+  std::string context_text;  // the note's text, for agents that take it as a setting
 };
 
 struct LaunchPlan {

@@ -83,6 +83,9 @@ describe('the real agent CLIs', { concurrency: true }, () => {
     assertContextNote(claude.argv);
     assert.ok(codex.argv.includes('--no-daemon'), JSON.stringify(codex.argv));
     assert.ok(!codex.argv.includes('resume'), JSON.stringify(codex.argv));
+    // Codex takes the context note's text as a setting, and still starts (below).
+    const setting = codex.argv[codex.argv.indexOf('-c') + 1] ?? '';
+    assert.match(setting, /^developer_instructions=".*wharf.*"$/s, JSON.stringify(codex.argv));
     assert.deepEqual(opencode.argv, ['opencode'], 'opencode is started bare');
 
     await Promise.all([

@@ -108,8 +108,8 @@ TEST(Launch, ClaudeResumesWithNoteAndPrompt) {
                   {.prompt = "fix the redirect", .resume = true, .context_file = "/s/n.md"});
   ASSERT_TRUE(plan);
   EXPECT_EQ(plan.value().argv,
-            (std::vector<std::string>{"claude", "--continue", "--append-system-prompt-file",
-                                      "/s/n.md", "fix the redirect"}));
+            (std::vector<std::string>{"claude", "--append-system-prompt-file", "/s/n.md",
+                                      "--continue", "fix the redirect"}));
   EXPECT_TRUE(plan.value().resumed);
   EXPECT_TRUE(plan.value().context);
 }
@@ -134,6 +134,20 @@ TEST(Launch, OpencodeWithAPromptStartsFreshBecauseResumingWouldDropIt) {
   EXPECT_EQ(with_prompt.value().argv, (std::vector<std::string>{"opencode", "--prompt", "hi"}));
   auto without = plan_launch(*entry.value(), {.resume = true});
   EXPECT_EQ(without.value().argv, (std::vector<std::string>{"opencode", "--continue"}));
+}
+
+TEST(Launch, CodexTakesTheNoteAsASettingBeforeResume) {
+  Catalog catalog = build();
+  auto plan = plan_launch(
+      *catalog.choose("agent", "codex").value(),
+      {.resume = true, .context_file = "/n.md", .context_text = "Say \"hi\"\n\tthen C:\\ \x01"});
+  ASSERT_TRUE(plan);
+  EXPECT_TRUE(plan.value().context);
+  EXPECT_EQ(plan.value().argv,
+            (std::vector<std::string>{
+                "codex", "--no-daemon", "-c",
+                "developer_instructions=\"Say \\\"hi\\\"\\n\\tthen C:\\\\ \\u0001\"", "resume",
+                "--last"}));
 }
 
 TEST(Launch, OnlyAgentsThatTakeANoteGetOne) {
