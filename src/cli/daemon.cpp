@@ -14,9 +14,9 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "app/config_file.hpp"
+#include "app/context_note.hpp"
 #include "app/conversation_probe.hpp"
 #include "app/key_file.hpp"
 #include "app/launch.hpp"
@@ -108,47 +108,16 @@ std::string session_path_variable(const std::vector<std::string>& env) {
   return std::string(core::kDefaultPath);
 }
 
-// What an agent that takes a context note is told about where it runs. The operator's
-// file (WHARF_CONTEXT_FILE, else [sessions] context_file) replaces it.
-constexpr std::string_view kContextNote =
-    R"(You are running inside wharf, a terminal session reached through a web browser
-(desktop or phone) rather than a local terminal window. The person may be away from a
-keyboard for long stretches and comes back to whatever is on screen, so when you stop to
-ask something, make the question complete on its own. Images the person pastes or drops
-in the browser are saved on this machine and arrive in the message as file paths: read
-them from there. Several sessions (other agents, shells) may run in the same workspace
-at the same time.
-)";
-
-core::Result<std::string> prepare_context_note(const core::Config& file,
-                                               const app::StatePaths& paths) {
+// The operator's context note, if any: WHARF_CONTEXT_FILE, else the config's.
+std::pair<std::optional<std::string>, std::string> chosen_context_note(const core::Config& file) {
   if (const char* chosen = std::getenv("WHARF_CONTEXT_FILE"); chosen != nullptr && *chosen) {
     std::string path(chosen);
     unsetenv("WHARF_CONTEXT_FILE");
-    if (!fs::is_regular_file(path))
-      return core::Error{"WHARF_CONTEXT_FILE " + path + " is not a file"};
-    return fs::absolute(path).string();
+    return {path, "WHARF_CONTEXT_FILE"};
   }
-  if (file.context_file) {
-    std::string path = expand_home(*file.context_file);
-    if (!fs::is_regular_file(path))
-      return core::Error{file.source + ": [sessions] context_file " + path + " is not a file"};
-    return fs::absolute(path).string();
-  }
-  fs::path note = paths.state_dir / "context-note.md";
-  if (auto written = app::write_private_file(note, std::string(kContextNote)); !written)
-    return written.error();
-  return note.string();
-}
-
-// The note's text, for agents that take it as a setting rather than a file (Codex).
-// Bounded: a note is a few sentences, and it travels in argv.
-std::string read_context_note(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string text(16 * 1024, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  return text;
+  if (file.context_file)
+    return {expand_home(*file.context_file), file.source + ": [sessions] context_file"};
+  return {std::nullopt, ""};
 }
 
 // The entry and directory new sessions start with. A name that is not in the catalog
@@ -240,8 +209,9 @@ int run_daemon(const DaemonOptions& options) {
       file, [&](std::string_view name) { return app::find_program(name, session_path); },
       app::find_shell);
   if (!catalog) return fail(catalog.error().message);
-  auto context_file = prepare_context_note(file, paths);
-  if (!context_file) return fail(context_file.error().message);
+  auto [chosen_note, note_origin] = chosen_context_note(file);
+  auto note = app::prepare_context_note(chosen_note, note_origin, paths.state_dir);
+  if (!note) return fail(note.error().message);
 
   app::SessionService sessions(
       io,
@@ -251,8 +221,8 @@ int run_daemon(const DaemonOptions& options) {
           .workspace = workspace.string(),
           .catalog = std::move(catalog.value()),
           .machine_env = file.env,
-          .context_file = context_file.value(),
-          .context_text = read_context_note(context_file.value()),
+          .context_file = note.value().path,
+          .context_text = note.value().text,
           .state_dir = options.state_dir.value_or(""),
           .has_conversation =
               [](std::string_view probe, const std::string& home, const std::string& dir) {

@@ -1,0 +1,29 @@
+// The context note: a few sentences telling an agent that it runs inside wharf, reached
+// through a browser (PRODUCT.md C2). Claude Code takes it as a file, Codex as text, so
+// the note is kept as both. The operator may give their own file (WHARF_CONTEXT_FILE,
+// else the config's [sessions] context_file); otherwise wharf writes its own into the
+// state directory, owner-only.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "core/result.hpp"
+
+namespace wharf::app {
+
+struct ContextNote {
+  std::string path;  // absolute
+  std::string text;  // at most kMaxContextNoteBytes of it: the text travels in argv
+};
+
+inline constexpr std::size_t kMaxContextNoteBytes = 16 * 1024;
+
+// `chosen`: the operator's file, if any; `what` names where it came from, for the
+// message when it is not a file.
+core::Result<ContextNote> prepare_context_note(const std::optional<std::string>& chosen,
+                                               const std::string& what,
+                                               const std::filesystem::path& state_dir);
+
+}  // namespace wharf::app
