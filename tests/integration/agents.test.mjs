@@ -60,6 +60,9 @@ describe('the real agent CLIs', { concurrency: true }, () => {
     assert.equal(reply.type, 'attached', JSON.stringify(reply));
     t.after(() => killSession(reply.pid));
     const claude = { id: reply.session, pid: reply.pid, ...leader(reply.pid) };
+    // Listed now: offline, a claude that has never run leaves after its welcome screen
+    // (about 8 s), which a slow (sanitizer) build can reach before the others are up.
+    const listedFirst = await listSessions(d);
     const codex = await startAgent(d, 'codex', box.dirs['apps/codex']);
     const opencode = await startAgent(d, 'opencode', box.dirs['apps/opencode']);
     t.after(() => { killSession(codex.pid); killSession(opencode.pid); });
@@ -72,7 +75,7 @@ describe('the real agent CLIs', { concurrency: true }, () => {
     assert.equal(opencode.cwd, box.dirs['apps/opencode']);
     const listed = await listSessions(d);
     for (const [s, name] of [[claude, 'claude'], [codex, 'codex'], [opencode, 'opencode']]) {
-      const row = listed.find((r) => r.id === s.id);
+      const row = (name === 'claude' ? listedFirst : listed).find((r) => r.id === s.id);
       assert.equal(row?.entry, name);
       assert.equal(row?.kind, 'agent');
       assert.equal(row?.cwd, box.dirs[`apps/${name}`]);
