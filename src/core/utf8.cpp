@@ -20,4 +20,40 @@ void append_utf8(std::string& out, std::uint32_t cp) {
   }
 }
 
+Utf8Decoder::Step Utf8Decoder::feed(unsigned char byte) {
+  if (needed_ != 0) {
+    if (byte < lower_ || byte > upper_) {
+      needed_ = 0;
+      return Step::kRetry;
+    }
+    code_point_ = (code_point_ << 6) | (byte & 0x3Fu);
+    lower_ = 0x80;
+    upper_ = 0xBF;
+    return --needed_ == 0 ? Step::kChar : Step::kMore;
+  }
+  if (byte < 0x80) {
+    code_point_ = byte;
+    return Step::kChar;
+  }
+  lower_ = 0x80;
+  upper_ = 0xBF;
+  if (byte >= 0xC2 && byte <= 0xDF) {
+    code_point_ = byte & 0x1Fu;
+    needed_ = 1;
+  } else if (byte >= 0xE0 && byte <= 0xEF) {
+    code_point_ = byte & 0x0Fu;
+    needed_ = 2;
+    if (byte == 0xE0) lower_ = 0xA0;  // shorter forms are overlong
+    if (byte == 0xED) upper_ = 0x9F;  // ED A0..BF would be a surrogate
+  } else if (byte >= 0xF0 && byte <= 0xF4) {
+    code_point_ = byte & 0x07u;
+    needed_ = 3;
+    if (byte == 0xF0) lower_ = 0x90;
+    if (byte == 0xF4) upper_ = 0x8F;  // past U+10FFFF
+  } else {
+    return Step::kInvalid;  // 80..BF alone, C0, C1 (overlong) and F5..FF
+  }
+  return Step::kMore;
+}
+
 }  // namespace wharf::core

@@ -1,0 +1,31 @@
+// Text made safe to type into a program (`wharf send-text`, the MCP `send_text` tool, a
+// paste from the page): whatever the text holds, the program receives printable
+// characters, tabs and Enter, never a control sequence (PRODUCT.md C6, "bracketed-paste
+// breakouts neutralised").
+//
+// Invariants: the result holds no C0 control but TAB and CR, no DEL, no C1 control
+// (neither U+0080..U+009F nor a stray 0x80..0x9F byte) and only valid UTF-8 (each invalid
+// stretch becomes U+FFFD); every line ending (CRLF, CR, LF) becomes the one CR a terminal
+// sends for Enter. Since ESC never survives, a bracketed result's inner text can never
+// contain the end marker ESC[201~, so the program sees exactly one paste.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace wharf::core {
+
+inline constexpr std::string_view kPasteStart = "\x1b[200~";
+inline constexpr std::string_view kPasteEnd = "\x1b[201~";
+
+struct PastedText {
+  std::string bytes;
+  std::size_t removed = 0;   // characters (or stray bytes) dropped
+  std::size_t replaced = 0;  // invalid UTF-8 stretches replaced by U+FFFD
+};
+
+// `bracketed`: wrap in ESC[200~ ... ESC[201~ (for a program that enabled mode 2004).
+PastedText encode_paste(std::string_view text, bool bracketed);
+
+}  // namespace wharf::core
