@@ -109,6 +109,17 @@ void CellGrid::blank(Row& row, const CellPen& pen) {
   row.clusters.clear();
 }
 
+bool CellGrid::is_blank(const Row& row, const CellPen& pen) {
+  const Cell erased{0, pen};
+  for (const Cell& cell : row.cells)
+    if (std::memcmp(&cell, &erased, sizeof(Cell)) != 0) return false;
+  return true;
+}
+
+void CellGrid::stamp_rows(int top, int bottom) {
+  for (int row = top; row < bottom; ++row) stamp(row_at(row));
+}
+
 bool CellGrid::put(int row, int col, const std::uint32_t* chars, int width, const CellPen& pen,
                    bool protect) {
   if (row < 0 || row >= rows_ || col < 0 || col >= cols_) return false;
@@ -116,6 +127,7 @@ bool CellGrid::put(int row, int col, const std::uint32_t* chars, int width, cons
   Cell& cell = r.cells[index(col)];
   if (chars[0] == 0) {
     // libvterm writes no pen for an empty glyph, only its protection.
+    if (cell.ch != 0) stamp(r);
     cell.ch = 0;
     cell.pen.attrs = static_cast<std::uint8_t>(protect ? cell.pen.attrs | kAttrProtected
                                                        : cell.pen.attrs & ~kAttrProtected);
@@ -127,10 +139,17 @@ bool CellGrid::put(int row, int col, const std::uint32_t* chars, int width, cons
     for (int i = 0; i < kMaxClusterChars && chars[i] != 0; ++i) cluster[index(i)] = chars[i];
     ch = intern(r, cluster);
   }
+  // Compared before writing: a program redrawing what is on show changes nothing.
+  bool changed = cell.ch != ch || !same_pen(cell.pen, pen);
   cell.ch = ch;
   cell.pen = pen;
   if (protect) cell.pen.attrs |= kAttrProtected;
-  for (int w = 1; w < width && col + w < cols_; ++w) r.cells[index(col + w)].ch = kWideTail;
+  for (int w = 1; w < width && col + w < cols_; ++w) {
+    Cell& tail = r.cells[index(col + w)];
+    changed = changed || tail.ch != kWideTail;
+    tail.ch = kWideTail;
+  }
+  if (changed) stamp(r);
   return true;
 }
 
@@ -144,14 +163,19 @@ void CellGrid::erase(VTermRect rect, bool selective, const CellPen& pen) {
   for (int row = top; row < bottom; ++row) {
     Row& r = row_at(row);
     if (!selective && left == 0 && right == cols_) {
+      // Erasing what is already erased (a clear screen repainting a blank one) is no change.
+      if (!is_blank(r, pen)) stamp(r);
       blank(r, pen);
       continue;
     }
+    bool changed = false;
     for (int col = left; col < right; ++col) {
       Cell& cell = r.cells[index(col)];
       if (selective && (cell.pen.attrs & kAttrProtected) != 0) continue;
+      changed = changed || std::memcmp(&cell, &erased, sizeof(Cell)) != 0;
       cell = erased;
     }
+    if (changed) stamp(r);
   }
 }
 
@@ -199,6 +223,14 @@ void CellGrid::scroll(VTermRect rect, int downward, int rightward, const CellPen
       for (int row = rect.start_row; row < rect.start_row - downward; ++row)
         blank(row_at(row), pen);
     }
+    if (downward > 0 && rect.start_row == 0 && rect.end_row == rows_) {
+      // The whole screen moved up: the rows that moved keep their stamps (a reader
+      // shifts its copy by scrolled()), only the ones that came in are new.
+      scrolled_ += static_cast<std::uint64_t>(downward);
+      stamp_rows(rect.end_row - downward, rect.end_row);
+    } else {
+      stamp_rows(rect.start_row, rect.end_row);
+    }
     return;
   }
 
@@ -234,6 +266,7 @@ void CellGrid::scroll(VTermRect rect, int downward, int rightward, const CellPen
   if (rightward > 0) vacated.start_col = rect.end_col - rightward;
   if (rightward < 0) vacated.end_col = rect.start_col - rightward;
   erase(vacated, false, pen);
+  stamp_rows(rect.start_row, rect.end_row);
 }
 
 void CellGrid::resize(int rows, int cols, const CellPen& fill) {
@@ -247,6 +280,7 @@ void CellGrid::resize(int rows, int cols, const CellPen& fill) {
       r.cells.assign(index(cols), Cell{0, fill});
     }
   }
+  for (Row& r : fresh) stamp(r);
   store_ = std::move(fresh);
   order_.resize(index(rows));
   std::iota(order_.begin(), order_.end(), 0u);

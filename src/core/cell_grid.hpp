@@ -15,9 +15,19 @@
 // kMaxClusterChars code points, for combining characters), and its pen. The right half
 // of a wide character holds kWideTail and keeps whatever pen it had, like libvterm.
 //
+// Change tracking (for readers that want only what changed, see Screen::changes_since):
+// each row store carries the stamp of the last change to its cells, so the stamp travels
+// with the row when the order table rotates. A rotation of the whole screen upward keeps
+// the stamps of the rows that move and counts the lines in scrolled(): a reader shifts
+// its copy by that much instead of being sent every row again. Every other move of rows
+// (scroll regions, IL/DL, downward scrolls, partial widths) stamps the rows concerned.
+// Writes that leave a cell as it was (the same text redrawn, an erase of erased cells)
+// stamp nothing, so a program repainting what is already there reports no change.
+//
 // Invariants: every row holds exactly cols() cells; order_ is a permutation of the row
 // stores; a cluster reference always points into its own row's cluster list, and that
-// list never grows past a bound proportional to the row (it is compacted first).
+// list never grows past a bound proportional to the row (it is compacted first); a row
+// whose cells changed since set_stamp(s) carries stamp s.
 #pragma once
 
 #include <vterm.h>
@@ -25,6 +35,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wharf::core {
@@ -98,10 +109,22 @@ class CellGrid {
   // cells as DECSCNM does (libvterm's scrollback lines carry it).
   void render(int row, bool with_sgr, bool flip_reverse, std::string& out) const;
 
+  // Change tracking. Rows changed from now on are stamped with `stamp` (resize() stamps
+  // every row).
+  void set_stamp(std::uint64_t stamp) { stamp_ = stamp; }
+  // The stamp of the last change to the cells now on `row`.
+  std::uint64_t changed_at(int row) const { return row_at(row).stamp; }
+  // Whether any row was stamped since the last call.
+  bool take_changed() { return std::exchange(changed_, false); }
+  // Lines the whole grid has scrolled up by rotation (rows keeping their stamps) since
+  // it was created; resize() does not reset it.
+  std::uint64_t scrolled() const { return scrolled_; }
+
  private:
   struct Row {
     std::vector<Cell> cells;
     std::vector<Cluster> clusters;
+    std::uint64_t stamp = 0;  // of the last change to these cells (see set_stamp)
   };
 
   std::size_t order(int row) const { return order_[static_cast<std::size_t>(row)]; }
@@ -112,6 +135,13 @@ class CellGrid {
   static std::uint32_t intern(Row& row, const Cluster& cluster);
   static void compact(Row& row);
   static void blank(Row& row, const CellPen& pen);
+  // True when every cell of `row` is erased with `pen`.
+  static bool is_blank(const Row& row, const CellPen& pen);
+  void stamp(Row& row) {
+    row.stamp = stamp_;
+    changed_ = true;
+  }
+  void stamp_rows(int top, int bottom);
   // Copies cells [src_col, src_col + n) of screen row `src` to `dest` at `dest_col`.
   void copy_cells(int dest, int dest_col, int src, int src_col, int n);
 
@@ -119,6 +149,9 @@ class CellGrid {
   int cols_;
   std::vector<Row> store_;
   std::vector<std::uint32_t> order_;  // screen row -> index in store_
+  std::uint64_t stamp_ = 0;
+  std::uint64_t scrolled_ = 0;
+  bool changed_ = false;
 };
 
 }  // namespace wharf::core

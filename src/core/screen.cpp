@@ -3,7 +3,9 @@
 #include <vterm.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <utility>
 
 #include "core/cell_render.hpp"
@@ -223,6 +225,12 @@ Screen::Screen(TerminalSize size, std::size_t scrollback_bytes)
   vterm_state_set_callbacks(state_, &ScreenHooks::kState, this);
   vterm_state_set_unrecognised_fallbacks(state_, &ScreenHooks::kUnrecognised, this);
   vterm_state_reset(state_, 1);
+  // The blank screen as created is state 1.
+  primary_.take_changed();
+  alternate_.take_changed();
+  primary_.set_stamp(seq_ + 1);
+  alternate_.set_stamp(seq_ + 1);
+  scroll_marks_.push_back({seq_, active_->scrolled()});
 
   mode_parser_ = vterm_new(size.rows, size.cols);
   vterm_set_utf8(mode_parser_, 1);
@@ -243,6 +251,7 @@ void Screen::feed(std::string_view raw) {
   if (bytes.empty()) return;
   vterm_input_write(mode_parser_, bytes.data(), bytes.size());
   vterm_input_write(vt_, bytes.data(), bytes.size());
+  commit_changes();
 }
 
 void Screen::resize(TerminalSize size) {
@@ -254,6 +263,63 @@ void Screen::resize(TerminalSize size) {
   vterm_set_size(mode_parser_, size.rows, size.cols);
   modes_.scroll_top = 0;
   modes_.scroll_bottom = -1;
+  replace_pending_ = true;
+  commit_changes();
+}
+
+void Screen::commit_changes() {
+  bool changed = primary_.take_changed();
+  changed = alternate_.take_changed() || changed;
+  if (!changed && !replace_pending_) return;
+  ++seq_;
+  std::uint64_t scrolled = active_->scrolled();
+  if (replace_pending_) {
+    replace_pending_ = false;
+    replaced_at_ = seq_;
+    scroll_marks_.clear();
+    scroll_marks_.push_back({seq_, scrolled});
+  } else if (scrolled != scroll_marks_.back().scrolled) {
+    scroll_marks_.push_back({seq_, scrolled});
+    // A reader behind the second mark is a screenful or more behind: the first is enough
+    // to tell it so. This bounds the marks by the number of rows.
+    auto rows = static_cast<std::uint64_t>(size_.rows);
+    while (scroll_marks_.size() > 1 && scroll_marks_[1].scrolled + rows <= scrolled)
+      scroll_marks_.pop_front();
+  }
+  primary_.set_stamp(seq_ + 1);
+  alternate_.set_stamp(seq_ + 1);
+}
+
+ScreenChanges Screen::changes_since(std::uint64_t since) const {
+  ScreenChanges out;
+  out.seq = seq_;
+  out.alternate_screen = alternate_screen_;
+  const CellGrid& grid = *active_;
+  int rows = grid.rows();
+  out.full = since == 0 || since > seq_ || since < replaced_at_;
+  if (!out.full) {
+    // The reader's copy was shifted by every scroll after the last mark at or before it.
+    auto after =
+        std::upper_bound(scroll_marks_.begin(), scroll_marks_.end(), since,
+                         [](std::uint64_t seq, const ScrollMark& mark) { return seq < mark.seq; });
+    std::uint64_t moved = after == scroll_marks_.begin()
+                              ? UINT64_MAX  // dropped: a screenful or more ago
+                              : grid.scrolled() - std::prev(after)->scrolled;
+    if (moved >= static_cast<std::uint64_t>(rows))
+      out.full = true;
+    else
+      out.scrolled = moved;
+  }
+  // The rows a shift brings in are blank in the reader's copy: still blank, they go unsaid.
+  int filled = out.full ? rows : rows - static_cast<int>(out.scrolled);
+  for (int row = 0; row < rows; ++row) {
+    if (!out.full && grid.changed_at(row) <= since) continue;
+    std::string line;
+    grid.render(row, false, false, line);
+    if (row >= filled && line.empty()) continue;
+    out.lines.emplace_back(row, std::move(line));
+  }
+  return out;
 }
 
 std::string Screen::take_replies() {
@@ -333,6 +399,7 @@ void Screen::on_termprop(int prop, const void* raw) {
     case VTERM_PROP_ALTSCREEN: {
       // libvterm's state erases the alternate screen after this, on entry.
       bool on = value->boolean != 0;
+      if (on != alternate_screen_) replace_pending_ = true;
       if (on && !alternate_screen_) primary_cursor_ = cursor();
       alternate_screen_ = on;
       active_ = on ? &alternate_ : &primary_;
@@ -371,7 +438,10 @@ void Screen::reset_modes() {
 }
 
 void Screen::on_mode_escape(std::string_view bytes) {
-  if (bytes == "c") reset_modes();  // RIS
+  if (bytes == "c") {  // RIS
+    reset_modes();
+    replace_pending_ = true;
+  }
   if (bytes == "=") modes_.application_keypad = true;
   if (bytes == ">") modes_.application_keypad = false;
 }

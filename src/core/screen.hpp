@@ -22,6 +22,14 @@
 // Known limits (libvterm keeps this state private): custom tab stops, the saved cursor
 // (DECSC) and a pending wrap at the right margin are not carried; growing the window does
 // not pull lines back from scrollback. Everything visible is exact.
+//
+// Readers that poll the screen as text (read-screen, agents) can ask for only what changed:
+// change_seq() numbers the visible screen's states, and changes_since(seq) gives the rows
+// that changed since a state a previous read saw, after how far the whole screen scrolled
+// up. The number advances when a feed or resize changes cells on show (characters or
+// their attributes; not the cursor, the title or modes), when the alternate screen is
+// switched and on a reset. Rows carry the number of their last change (see cell_grid.hpp),
+// so the cost while feeding is a store per changed row, not a copy of the screen.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +37,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/cell_grid.hpp"
@@ -71,6 +80,23 @@ struct ScreenText {
   bool alternate_screen = false;
 };
 
+// What changed on the visible screen since a state a previous read saw. A reader holding
+// that state's rows shifts them up by `scrolled` (blank rows come in at the bottom), then
+// replaces the rows in `lines`, and has the screen as it is at `seq`.
+struct ScreenChanges {
+  std::uint64_t seq = 0;  // the state now; pass it as `since` next time (never 0, never reused)
+  // Every visible row is in `lines`: `since` was 0, unknown (from the future) or too old,
+  // the screen was replaced since (resize, alternate screen switched, reset), or it
+  // scrolled by a screenful or more.
+  bool full = true;
+  std::uint64_t scrolled = 0;  // when !full: lines the whole screen moved up, < rows
+  // (row, plain text with trailing blanks trimmed) of the rows that changed, ascending
+  // row. A row may be listed with the text the reader has (its colours changed, or it
+  // was rewritten and erased between reads), never left out when its text differs.
+  std::vector<std::pair<int, std::string>> lines;
+  bool alternate_screen = false;
+};
+
 inline constexpr std::size_t kDefaultScrollbackBytes = 1 << 20;
 
 class Screen {
@@ -89,6 +115,9 @@ class Screen {
   // `scrollback_lines` lines of scrollback, then the screen, cursor, title and modes.
   std::string snapshot(std::size_t scrollback_lines = SIZE_MAX) const;
   ScreenText text(std::size_t scrollback_lines = 0) const;
+  // The visible screen's state number (see ScreenChanges); starts at 1.
+  std::uint64_t change_seq() const { return seq_; }
+  ScreenChanges changes_since(std::uint64_t since) const;
 
   TerminalSize size() const { return size_; }
   CursorState cursor() const;
@@ -121,6 +150,8 @@ class Screen {
   void on_mode_escape(std::string_view bytes);
   void on_scroll(VTermRect rect, int downward, int rightward);
   void on_resize(int rows, int cols, VTermPos* delta);
+  // Ends a feed or resize: a new state number if anything on show changed.
+  void commit_changes();
 
   TerminalSize size_;
   std::size_t scrollback_limit_;
@@ -149,6 +180,18 @@ class Screen {
   bool reverse_video_ = false;
   InputModes modes_;
   CursorState primary_cursor_;  // where the cursor was when the alternate screen came on
+
+  // Change tracking (changes_since). The grids stamp rows with seq_ + 1 while feeding.
+  struct ScrollMark {
+    std::uint64_t seq;       // a state...
+    std::uint64_t scrolled;  // ...and the active grid's scrolled() from it on
+  };
+  std::uint64_t seq_ = 1;
+  std::uint64_t replaced_at_ = 1;  // the first state of the screen on show
+  bool replace_pending_ = false;
+  // One mark per state that scrolled, ascending, from replaced_at_ on; marks older than
+  // a screenful of scrolling are dropped (a reader that far behind gets everything).
+  std::deque<ScrollMark> scroll_marks_;
 };
 
 // Removes the SGR sequences snapshot lines carry, leaving their text.
