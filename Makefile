@@ -9,7 +9,8 @@ JOBS ?= 2
 APT_PACKAGES := build-essential cmake ninja-build ccache pkg-config git ca-certificates \
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libvterm-dev libsqlite3-dev \
   libtomlplusplus-dev libcli11-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev \
-  libbenchmark-dev clang libclang-rt-14-dev clang-format chromium procps psmisc bubblewrap
+  libbenchmark-dev clang libclang-rt-14-dev clang-format chromium procps psmisc bubblewrap \
+  tmux zsh
 
 SOURCES := $(shell find src tests bench -name '*.cpp' -o -name '*.hpp' 2>/dev/null)
 

@@ -7,12 +7,25 @@
 
 namespace wharf::app {
 
+namespace {
+
+// Microseconds since the epoch: later than any state of a screen an earlier daemon kept
+// (see core::Screen's first_seq), so a reader's stale `since` gets a full answer.
+std::uint64_t first_screen_seq() {
+  auto now = std::chrono::system_clock::now().time_since_epoch();
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(now).count());
+}
+
+}  // namespace
+
 Session::Session(asio::io_context& io, core::SessionId id, std::string program,
                  pty::PtyProcess process, core::TerminalSize size, EndingTimings timings)
     : id_(id),
       program_(std::move(program)),
       pid_(process.pid()),
-      screen_(std::make_unique<core::Screen>(size)),
+      screen_(
+          std::make_unique<core::Screen>(size, core::kDefaultScrollbackBytes, first_screen_seq())),
       pty_(io, process.release_master()),
       size_(size),
       timings_(timings),
@@ -63,10 +76,33 @@ void Session::on_output(std::size_t n) {
   auto chunk = std::make_shared<const std::string>(read_buffer_.data(), n);
   bytes_out_ += n;
   last_activity_ = std::chrono::steady_clock::now();
+  last_output_ = last_activity_;
+  if (shell_.integrated) follow_shell_marks(*chunk);
   for_each_observer([&](SessionObserver& o) { o.on_output(chunk); });
   screen_->feed(*chunk);
   std::string replies = screen_->take_replies();
   if (!replies.empty()) queue_input(replies);
+}
+
+void Session::follow_shell_marks(std::string_view chunk) {
+  found_marks_.clear();
+  marks_.feed(chunk, found_marks_);
+  for (const core::ShellMark& mark : found_marks_) {
+    shell_.marks_seen = true;
+    switch (mark.kind) {
+      case core::MarkKind::kPromptStart:
+      case core::MarkKind::kCommandStart:
+        shell_.at_prompt = true;
+        break;
+      case core::MarkKind::kOutputStart:
+        shell_.at_prompt = false;
+        ++shell_.commands;
+        break;
+      case core::MarkKind::kCommandEnd:
+        if (mark.exit_code) shell_.last_exit = mark.exit_code;
+        break;
+    }
+  }
 }
 
 bool Session::write_input(std::string_view bytes) {

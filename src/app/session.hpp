@@ -26,6 +26,7 @@
 #include "core/control_message.hpp"
 #include "core/exit_status.hpp"
 #include "core/screen.hpp"
+#include "core/shell_marks.hpp"
 #include "core/terminal_size.hpp"
 #include "pty/pty_process.hpp"
 
@@ -51,6 +52,16 @@ struct EndingTimings {
   std::chrono::milliseconds poll{50};               // how often survivors are looked for
 };
 
+// What the shell's OSC 133 marks (core/shell_marks.hpp) say about a session. Only the
+// bash and zsh sessions wharf starts with its shell integration print them.
+struct ShellState {
+  bool integrated = false;  // started with wharf's shell integration
+  bool marks_seen = false;  // the shell has printed at least one mark
+  bool at_prompt = false;   // its last mark was A or B: it waits for a command line
+  std::optional<int> last_exit;
+  std::uint64_t commands = 0;  // command lines it has run (C marks)
+};
+
 inline constexpr std::size_t kMaxPendingInputBytes = 1 << 20;
 // Scrollback lines a snapshot carries: what the page keeps.
 inline constexpr std::size_t kSnapshotScrollbackLines = 2000;
@@ -68,6 +79,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void notify_exit(std::optional<core::SessionId> next);
 
   core::SessionId id() const { return id_; }
+  asio::any_io_executor executor() { return pty_.get_executor(); }
   pid_t pid() const { return pid_; }
   core::TerminalSize size() const { return size_; }
   bool ending() const { return ending_; }
@@ -76,6 +88,14 @@ class Session : public std::enable_shared_from_this<Session> {
   std::uint64_t bytes_out() const { return bytes_out_; }
   std::uint64_t bytes_in() const { return bytes_in_; }
   std::chrono::steady_clock::time_point last_activity() const { return last_activity_; }
+  // When the program last printed anything.
+  std::chrono::steady_clock::time_point last_output() const { return last_output_; }
+
+  const ShellState& shell_state() const { return shell_; }
+  void set_shell_integration(bool integrated) { shell_.integrated = integrated; }
+  // One run_command at a time per session: the shell reads one command line at a time.
+  bool command_in_flight() const { return command_in_flight_; }
+  void set_command_in_flight(bool in_flight) { command_in_flight_ = in_flight; }
 
   // The screen as it is now, as bytes that recreate it, and as text.
   std::string snapshot() const { return screen_->snapshot(kSnapshotScrollbackLines); }
@@ -100,6 +120,7 @@ class Session : public std::enable_shared_from_this<Session> {
  private:
   void read_more();
   void on_output(std::size_t n);
+  void follow_shell_marks(std::string_view chunk);
   void write_more();
   void queue_input(std::string_view bytes);
   void ending_tick();
@@ -133,6 +154,11 @@ class Session : public std::enable_shared_from_this<Session> {
   std::uint64_t bytes_out_ = 0;
   std::uint64_t bytes_in_ = 0;
   std::chrono::steady_clock::time_point last_activity_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_output_ = last_activity_;
+  core::ShellMarkScanner marks_;
+  std::vector<core::ShellMark> found_marks_;  // reused storage
+  ShellState shell_;
+  bool command_in_flight_ = false;
 };
 
 }  // namespace wharf::app

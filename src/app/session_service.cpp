@@ -8,7 +8,9 @@
 #include <set>
 
 #include "app/launch.hpp"
+#include "core/shell_integration.hpp"
 #include "pty/child_reaper.hpp"
+#include "pty/process_tree.hpp"
 #include "store/metadata_store.hpp"
 
 namespace wharf::app {
@@ -148,6 +150,11 @@ core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest&
   // Everything wharf itself sets; each name is in core::kNamesWharfSets.
   core::EnvList wharf_env{{"WHARF_SESSION_ID", std::to_string(id.value())}};
   if (!defaults_.state_dir.empty()) wharf_env.push_back({"WHARF_STATE_DIR", defaults_.state_dir});
+  // Shell sessions get the prompt and command marks run_command relies on.
+  const core::EnvList* user_layers[] = {&defaults_.machine_env, &repo_env.value(), &request.env};
+  bool integrated = core::plan_shell_integration(
+      entry, defaults_.shell_integration, core::layer_environment(defaults_.base_env, user_layers),
+      plan.value(), wharf_env);
   const core::EnvList* layers[] = {&defaults_.machine_env, &repo_env.value(), &request.env,
                                    &wharf_env};
   pty::SpawnSpec spec{
@@ -166,6 +173,8 @@ core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest&
 
   auto session = std::make_shared<Session>(io_, id.value(), entry.name, std::move(process.value()),
                                            spec.size, options_.timings);
+  registry_.set_origin(id.value(), request.owner, request.shared_shell);
+  session->set_shell_integration(integrated);
   sessions_.emplace(id.value(), session);
   session->start([this](core::SessionId finished, const core::ExitStatus& status) {
     on_session_finished(finished, status);
@@ -215,6 +224,35 @@ core::Result<std::string> SessionService::set_default_directory(const std::strin
   defaults_.default_directory = relative == "." ? "" : relative;
   spdlog::info("new sessions now start in {}", resolved.value());
   return resolved.value();
+}
+
+std::optional<core::SessionId> SessionService::session_of_process(pid_t pid) const {
+  std::map<pid_t, core::SessionId> leaders;
+  for (const auto& [id, session] : sessions_) leaders.emplace(session->pid(), id);
+  for (const pty::ProcessLink& link : pty::process_ancestry(pid)) {
+    if (auto it = leaders.find(link.session); it != leaders.end()) return it->second;
+    if (auto it = leaders.find(link.pid); it != leaders.end()) return it->second;
+  }
+  return std::nullopt;
+}
+
+std::shared_ptr<Session> SessionService::shared_shell() const {
+  for (const core::SessionEntry* e : registry_.entries())
+    if (e->shared_shell && e->status == core::SessionStatus::kRunning) return find(e->id);
+  return nullptr;
+}
+
+core::Result<std::shared_ptr<Session>> SessionService::ensure_shared_shell() {
+  if (auto live = shared_shell()) return live;
+  if (!defaults_.shared_shell)
+    return core::Error{
+        "this wharf keeps no shared shell: name a session, or start wharf with --shared-shell",
+        "no_shared_shell"};
+  return start(StartRequest{.kind = "shell",
+                            .name = "shared shell",
+                            .size = {120, 32},
+                            .owner = "key",
+                            .shared_shell = true});
 }
 
 LaunchStatus SessionService::launch_status() const {

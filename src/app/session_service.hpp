@@ -49,6 +49,8 @@ struct LaunchDefaults {
   std::string context_file;       // the note for agents that take one; empty: none
   std::string context_text;       // its text, for agents that take the text itself
   std::string state_dir;          // given to sessions as WHARF_STATE_DIR; empty: not set
+  std::string shell_integration;  // where the shell integration files are; empty: off
+  bool shared_shell = false;      // keep a shell for programs that name no session
   ConversationProbe has_conversation;
 };
 
@@ -69,7 +71,8 @@ struct StartRequest {
   std::string prompt;  // the first message, for agents that take one
   std::string name;    // the tab's name; empty: the default name
   core::TerminalSize size;
-  std::string owner = "browser";
+  std::string owner = "key";  // who starts it: core/ownership.hpp's creator_label
+  bool shared_shell = false;  // the shell programs use when they name no session
 };
 
 struct LaunchStatus {
@@ -131,6 +134,14 @@ class SessionService {
   core::Status reorder(const std::vector<core::SessionId>& order);
 
   std::shared_ptr<Session> find(core::SessionId session) const;
+  // The live session a process runs in: its own session id names a session leader, or
+  // an ancestor's does (for a program that started a process session of its own).
+  std::optional<core::SessionId> session_of_process(pid_t pid) const;
+  // The shared shell, if one is live.
+  std::shared_ptr<Session> shared_shell() const;
+  // The shared shell, started (the account's login shell, in the default directory) if
+  // none is live; error code "no_shared_shell" when the daemon keeps none.
+  core::Result<std::shared_ptr<Session>> ensure_shared_shell();
   const core::SessionRegistry& registry() const { return registry_; }
   std::size_t live_count() const { return sessions_.size(); }
   std::size_t attached_count() const;

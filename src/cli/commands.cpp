@@ -5,9 +5,10 @@
 namespace wharf::cli {
 
 std::span<const Command> all_commands() {
-  static const std::array kCommands{kServeCommand,   kOpenCommand, kLsCommand,
-                                    kNewCommand,     kKillCommand, kReadScreenCommand,
-                                    kHistoryCommand, kAgentCommand};
+  static const std::array kCommands{
+      kServeCommand,      kOpenCommand,     kLsCommand,       kNewCommand, kKillCommand,
+      kReadScreenCommand, kSendKeysCommand, kSendTextCommand, kRunCommand, kWaitCommand,
+      kHistoryCommand,    kAgentCommand,    kMcpCommand};
   return kCommands;
 }
 

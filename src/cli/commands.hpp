@@ -20,10 +20,15 @@ extern const Command kAgentCommand;
 extern const Command kHistoryCommand;
 extern const Command kKillCommand;
 extern const Command kLsCommand;
+extern const Command kMcpCommand;
 extern const Command kNewCommand;
 extern const Command kOpenCommand;
 extern const Command kReadScreenCommand;
+extern const Command kRunCommand;
+extern const Command kSendKeysCommand;
+extern const Command kSendTextCommand;
 extern const Command kServeCommand;
+extern const Command kWaitCommand;
 
 std::span<const Command> all_commands();
 

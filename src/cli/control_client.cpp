@@ -60,6 +60,11 @@ core::Result<boost::json::object> call_daemon(const std::string& state_dir,
                      code && code->is_string() ? std::string(code->get_string()) : ""};
 }
 
+core::Result<boost::json::object> call_operation(const std::string& state_dir,
+                                                 std::string_view name, boost::json::object args) {
+  return call_daemon(state_dir, {{"op", name}, {"args", std::move(args)}});
+}
+
 int report_failure(const core::Error& error) {
   std::fprintf(stderr, "wharf: %s\n", error.message.c_str());
   return 1;

@@ -13,6 +13,10 @@ namespace wharf::cli {
 core::Result<boost::json::object> call_daemon(const std::string& state_dir,
                                               boost::json::object request);
 
+// Runs one of the daemon's operations (src/ops): the answer's {"result", "text"}.
+core::Result<boost::json::object> call_operation(const std::string& state_dir,
+                                                 std::string_view name, boost::json::object args);
+
 // Prints "wharf: <message>" to stderr and returns the exit code for failures.
 int report_failure(const core::Error& error);
 

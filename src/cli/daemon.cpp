@@ -21,6 +21,7 @@
 #include "app/key_file.hpp"
 #include "app/launch.hpp"
 #include "app/session_service.hpp"
+#include "app/shell_files.hpp"
 #include "app/state_paths.hpp"
 #include "core/access_key.hpp"
 #include "core/catalog.hpp"
@@ -213,6 +214,14 @@ int run_daemon(const DaemonOptions& options) {
   auto note = app::prepare_context_note(chosen_note, note_origin, paths.state_dir);
   if (!note) return fail(note.error().message);
 
+  std::string integration_dir;
+  if (file.shell_integration.value_or(true)) {
+    auto installed = app::install_shell_integration(paths.state_dir / "shell");
+    if (!installed) return fail(installed.error().message);
+    integration_dir = (paths.state_dir / "shell").string();
+  }
+  bool shared_shell = options.shared_shell.value_or(file.shared_shell.value_or(false));
+
   app::SessionService sessions(
       io,
       app::LaunchDefaults{
@@ -224,6 +233,8 @@ int run_daemon(const DaemonOptions& options) {
           .context_file = note.value().path,
           .context_text = note.value().text,
           .state_dir = options.state_dir.value_or(""),
+          .shell_integration = integration_dir,
+          .shared_shell = shared_shell,
           .has_conversation =
               [](std::string_view probe, const std::string& home, const std::string& dir) {
                 return app::has_previous_conversation(probe, home, dir);
@@ -272,6 +283,10 @@ int run_daemon(const DaemonOptions& options) {
   if (!control) return fail(control.error().message);
   control.value()->start();
   listener.value()->start();
+  if (shared_shell) {
+    if (auto started = sessions.ensure_shared_shell(); !started)
+      spdlog::warn("the shared shell did not start: {}", started.error().message);
+  }
   std::printf("%s\n", url.c_str());
   std::fflush(stdout);
   spdlog::info("wharf serving {} on {}:{} (state in {})", workspace.string(), address.to_string(),

@@ -22,6 +22,7 @@ struct DaemonOptions {
   std::optional<std::string> log_level;         // default info
   std::optional<std::size_t> max_sessions;      // default 8
   std::optional<unsigned> idle_expiry_seconds;  // default 0: sessions never expire
+  std::optional<bool> shared_shell;             // default false
 };
 
 // Returns the process exit code.

@@ -228,6 +228,14 @@ Config walk(const toml::table& root, std::string_view source) {
                       [&](const toml::node& n) {
                         config.context_file = string_of(n, "context_file");
                       }},
+                     {"shared_shell",
+                      [&](const toml::node& n) {
+                        config.shared_shell = bool_of(n, "shared_shell");
+                      }},
+                     {"shell_integration",
+                      [&](const toml::node& n) {
+                        config.shell_integration = bool_of(n, "shell_integration");
+                      }},
                  });
            }},
           {"env",

@@ -54,6 +54,8 @@ struct Config {
   std::optional<std::string> default_entry;
   std::optional<std::string> default_directory;
   std::optional<std::string> context_file;
+  std::optional<bool> shared_shell;       // keep a shell for programs that name no session
+  std::optional<bool> shell_integration;  // OSC 133 marks in bash and zsh sessions (default on)
   // [env]: the machine layer
   EnvList env;
   // [agents.NAME], [actions.NAME]

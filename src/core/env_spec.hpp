@@ -34,10 +34,13 @@ enum class EnvLayer { kMachine, kRepo, kSession };
 // Every variable wharf itself puts into a session's environment. A layer setting one of
 // these is refused rather than silently overridden; a unit test fails if wharf starts
 // setting a WHARF_* name missing from this list.
-inline constexpr std::array<std::string_view, 4> kNamesWharfSets{
+inline constexpr std::array<std::string_view, 6> kNamesWharfSets{
     "WHARF_SESSION_ID",
     "WHARF_SESSION_NAME",
     "WHARF_STATE_DIR",
+    // Shell integration (core/shell_integration.hpp): set only for bash and zsh sessions.
+    "WHARF_SHELL_LOGIN",
+    "WHARF_USER_ZDOTDIR",
     // Never set in a session, but the daemon takes its key from it: a session asking
     // for it is asking for something else than it thinks.
     "WHARF_KEY",

@@ -30,6 +30,10 @@ class [[nodiscard]] Result {
     if (!ok()) std::abort();  // reading the value of a failure is a programming error
     return std::get<T>(state_);
   }
+  const T& value() const {
+    if (!ok()) std::abort();
+    return std::get<T>(state_);
+  }
   const Error& error() const {
     if (ok()) std::abort();
     return std::get<Error>(state_);

@@ -211,13 +211,15 @@ struct ScreenHooks {
   };
 };
 
-Screen::Screen(TerminalSize size, std::size_t scrollback_bytes)
+Screen::Screen(TerminalSize size, std::size_t scrollback_bytes, std::uint64_t first_seq)
     : size_(size),
       scrollback_limit_(scrollback_bytes),
       emulator_guard_(std::make_unique<EmulatorGuard>(size.cols)),
       primary_(size.rows, size.cols, blank_pen()),
       alternate_(size.rows, size.cols, blank_pen()),
-      pen_(blank_pen()) {
+      pen_(blank_pen()),
+      seq_(std::max<std::uint64_t>(first_seq, 1)),
+      replaced_at_(seq_) {
   vt_ = vterm_new(size.rows, size.cols);
   vterm_set_utf8(vt_, 1);
   vterm_output_set_callback(vt_, ScreenHooks::output, this);

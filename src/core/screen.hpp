@@ -101,7 +101,11 @@ inline constexpr std::size_t kDefaultScrollbackBytes = 1 << 20;
 
 class Screen {
  public:
-  explicit Screen(TerminalSize size, std::size_t scrollback_bytes = kDefaultScrollbackBytes);
+  // `first_seq` numbers the screen's first state (change_seq()): the app starts each
+  // screen from the clock, so a `since` kept from an earlier daemon's screen of the same
+  // session id is older than this screen and gets a full answer, never a wrong diff.
+  explicit Screen(TerminalSize size, std::size_t scrollback_bytes = kDefaultScrollbackBytes,
+                  std::uint64_t first_seq = 1);
   ~Screen();
   Screen(const Screen&) = delete;
   Screen& operator=(const Screen&) = delete;

@@ -44,6 +44,13 @@ SessionEntry* SessionRegistry::find_mutable(SessionId id) {
   return it == sessions_.end() ? nullptr : &*it;
 }
 
+void SessionRegistry::set_origin(SessionId id, std::string creator, bool shared_shell) {
+  if (SessionEntry* entry = find_mutable(id)) {
+    entry->creator = std::move(creator);
+    entry->shared_shell = shared_shell;
+  }
+}
+
 const SessionEntry* SessionRegistry::find(SessionId id) const {
   return const_cast<SessionRegistry*>(this)->find_mutable(id);
 }

@@ -36,6 +36,8 @@ struct SessionEntry {
   SessionStatus status = SessionStatus::kRunning;
   std::optional<WindowId> driver;
   std::vector<WindowId> windows;  // attached, oldest first
+  std::string creator = "key";    // who started it (core/ownership.hpp's creator_label)
+  bool shared_shell = false;      // the shell programs use when they name no session
 
   std::string default_name() const { return program + " " + std::to_string(id); }
   std::string name() const { return custom_name.empty() ? default_name() : custom_name; }
@@ -62,6 +64,8 @@ class SessionRegistry {
   std::size_t live_count() const { return order_.size(); }
   std::size_t max_live() const { return max_live_; }
 
+  // Who started a session, and whether it is the shared shell (set once, after add()).
+  void set_origin(SessionId id, std::string creator, bool shared_shell);
   Status rename(SessionId id, std::string_view name);  // empty restores the default
   Status reorder(const std::vector<SessionId>& order);
 

@@ -16,6 +16,7 @@ namespace {
 
 struct StatFields {
   char state = '?';
+  pid_t parent = -1;
   pid_t session = -1;
 };
 
@@ -37,12 +38,16 @@ std::optional<StatFields> read_stat(pid_t pid) {
   std::string_view rest = text.substr(close_paren + 2);
   StatFields out;
   out.state = rest.front();
-  // Skip state, ppid, pgrp to reach session (4th field after the comm).
-  for (int skip = 0; skip < 3; ++skip) {
+  // Then ppid, pgrp and session.
+  auto next_field = [&rest]() {
     auto space = rest.find(' ');
-    if (space == std::string_view::npos) return std::nullopt;
+    if (space == std::string_view::npos) return false;
     rest.remove_prefix(space + 1);
-  }
+    return true;
+  };
+  if (!next_field()) return std::nullopt;
+  auto [p, parent_ec] = std::from_chars(rest.data(), rest.data() + rest.size(), out.parent);
+  if (parent_ec != std::errc{} || !next_field() || !next_field()) return std::nullopt;
   auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), out.session);
   if (ec != std::errc{}) return std::nullopt;
   return out;
@@ -75,6 +80,17 @@ std::size_t signal_session(pid_t session_id, int signal) {
     if (signal != SIGKILL && signal != SIGCONT) kill(pid, SIGCONT);
   }
   return members.size();
+}
+
+std::vector<ProcessLink> process_ancestry(pid_t pid, std::size_t limit) {
+  std::vector<ProcessLink> chain;
+  while (pid > 1 && chain.size() < limit) {
+    auto stat = read_stat(pid);
+    if (!stat) break;
+    chain.push_back(ProcessLink{.pid = pid, .session = stat->session});
+    pid = stat->parent;
+  }
+  return chain;
 }
 
 }  // namespace wharf::pty

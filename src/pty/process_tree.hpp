@@ -15,4 +15,13 @@ std::vector<pid_t> session_members(pid_t session_id);
 // Sends `signal` to every live member; returns how many there were.
 std::size_t signal_session(pid_t session_id, int signal);
 
+struct ProcessLink {
+  pid_t pid;
+  pid_t session;  // the process's session id (the pid of its session's leader)
+};
+
+// `pid`, its parent, its parent's parent... up to (not including) init, at most `limit`
+// long; shorter when a process in the chain is gone.
+std::vector<ProcessLink> process_ancestry(pid_t pid, std::size_t limit = 64);
+
 }  // namespace wharf::pty

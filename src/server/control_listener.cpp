@@ -74,10 +74,11 @@ asio::awaitable<void> ControlListener::accept_loop() {
       spdlog::warn("control socket: refused a connection from uid {}", peer.uid);
       continue;  // the socket closes as it goes out of scope
     }
+    pid_t peer_pid = peer.pid;
     asio::co_spawn(
         io_,
-        [self = shared_from_this(), s = std::move(socket)]() mutable {
-          return self->serve(std::move(s));
+        [self = shared_from_this(), s = std::move(socket), peer_pid]() mutable {
+          return self->serve(std::move(s), peer_pid);
         },
         [](std::exception_ptr error) {
           if (!error) return;
@@ -90,7 +91,12 @@ asio::awaitable<void> ControlListener::accept_loop() {
   }
 }
 
-asio::awaitable<void> ControlListener::serve(local::socket socket) {
+asio::awaitable<void> ControlListener::serve(local::socket socket, pid_t peer) {
+  // Who is asking: a process inside a wharf session is that session; anything else of
+  // this user is the user at a terminal. Decided from the kernel's word, once.
+  core::Caller caller{.kind = core::Caller::Kind::kLocalUser};
+  if (auto session = sessions_.session_of_process(peer))
+    caller = core::Caller{.kind = core::Caller::Kind::kSession, .session = *session};
   asio::streambuf buffer(kMaxControlRequestBytes);
   for (;;) {
     auto [ec, n] =
@@ -99,7 +105,7 @@ asio::awaitable<void> ControlListener::serve(local::socket socket) {
     std::string line(asio::buffers_begin(buffer.data()),
                      asio::buffers_begin(buffer.data()) + static_cast<std::ptrdiff_t>(n - 1));
     buffer.consume(n);
-    std::string answer = handle_control_request(line, sessions_) + "\n";
+    std::string answer = co_await handle_control_request(line, sessions_, caller) + "\n";
     auto [write_ec, written] = co_await asio::async_write(socket, asio::buffer(answer),
                                                           asio::as_tuple(asio::use_awaitable));
     if (write_ec) co_return;

@@ -30,7 +30,8 @@ class ControlListener : public std::enable_shared_from_this<ControlListener> {
 
  private:
   boost::asio::awaitable<void> accept_loop();
-  boost::asio::awaitable<void> serve(boost::asio::local::stream_protocol::socket socket);
+  boost::asio::awaitable<void> serve(boost::asio::local::stream_protocol::socket socket,
+                                     pid_t peer);
 
   boost::asio::io_context& io_;
   boost::asio::local::stream_protocol::acceptor acceptor_;

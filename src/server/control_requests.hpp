@@ -1,25 +1,32 @@
-// What the control socket understands: one JSON request per line,
-// {"verb": "...", ...}, answered by one JSON line, {"ok": true, ...} or
-// {"ok": false, "code": "...", "error": "..."}. Each verb is a small entry in one
-// table; the CLI verbs in src/cli/commands/ are their clients.
+// What the control socket understands: one JSON request per line, answered by one JSON
+// line. Requests:
 //
-//   ls                                  -> sessions: [{id, name, status, pid, cwd, ...}]
-//   new   {shell?, cwd?, name?, cols?, rows?} -> id
-//   kill  {id}
-//   read-screen {id, scrollback?}       -> lines, scrollback, cursor, cols, rows, title,
-//                                          alternate_screen
+//   {"op": NAME, "args": {...}}   any operation of src/ops (list_sessions, new_session,
+//                                 end_session, read_screen, send_keys, send_text,
+//                                 run_command, wait_for)
+//                                 -> {"ok": true, "result": {...}, "text": "..."}
+//   {"verb": "agent", "name"?}    what new sessions start   -> {"ok": true, "default", "kind"}
+//   {"verb": "cwd", "cwd"?}       where they start          -> {"ok": true, "cwd"}
+//
+// Failures: {"ok": false, "code": "...", "error": "..."}. The caller is who the peer
+// process is (core/ownership.hpp): the control listener finds it from the socket's
+// peer credentials, never from anything in the request.
 #pragma once
 
+#include <boost/asio/awaitable.hpp>
 #include <string>
 #include <string_view>
 
 #include "app/session_service.hpp"
+#include "core/ownership.hpp"
 
 namespace wharf::server {
 
-inline constexpr std::size_t kMaxControlRequestBytes = 64 * 1024;
+inline constexpr std::size_t kMaxControlRequestBytes = 256 * 1024;
 
 // Answers one request line; never throws.
-std::string handle_control_request(std::string_view line, app::SessionService& sessions);
+boost::asio::awaitable<std::string> handle_control_request(std::string_view line,
+                                                           app::SessionService& sessions,
+                                                           core::Caller caller);
 
 }  // namespace wharf::server

@@ -8,6 +8,10 @@
 #include <boost/beast/http.hpp>
 #include <chrono>
 
+#include "core/access_key.hpp"
+#include "mcp/connection.hpp"
+#include "ops/operation.hpp"
+#include "server/mcp_tools.hpp"
 #include "server/router.hpp"
 #include "server/websocket_session.hpp"
 
@@ -22,6 +26,30 @@ constexpr auto kFirstRequestTimeout = std::chrono::seconds(5);
 constexpr auto kKeepAliveTimeout = std::chrono::seconds(30);
 constexpr std::uint32_t kHeaderLimit = 16 * 1024;
 constexpr std::uint64_t kBodyLimit = 64 * 1024;
+constexpr std::uint64_t kProgramBodyLimit = 1024 * 1024;
+
+// Whether an MCP message is the initialize request (which negotiates the version rather
+// than naming one in a header).
+bool is_initialize(std::string_view body) {
+  boost::system::error_code ec;
+  boost::json::value message = boost::json::parse(body, ec);
+  if (ec || !message.is_object()) return false;
+  const boost::json::value* method = message.get_object().if_contains("method");
+  return method != nullptr && method->is_string() && method->get_string() == "initialize";
+}
+
+// Programs may send larger bodies (text to type, MCP messages) than a page ever does, but
+// only once their header showed the key: nobody else makes wharf hold a large body.
+std::uint64_t body_limit_for(const http::request_parser<http::string_body>& parser,
+                             const std::string& key) {
+  const auto& header = parser.get();
+  std::string_view target = header.target();
+  bool program_route = target.starts_with("/api/v1/") || target.starts_with("/mcp");
+  auto given = header.find(kKeyHeader);
+  if (program_route && given != header.end() && core::keys_match(key, given->value()))
+    return kProgramBodyLimit;
+  return kBodyLimit;
+}
 
 // Logs the path without its query: the query may carry the key.
 std::string_view loggable_path(std::string_view target) {
@@ -53,8 +81,15 @@ asio::awaitable<void> HttpSession::run() {
     parser.header_limit(kHeaderLimit);
     parser.body_limit(kBodyLimit);
     stream_.expires_after(first ? kFirstRequestTimeout : kKeepAliveTimeout);
-    auto [read_ec, read_n] =
-        co_await http::async_read(stream_, buffer, parser, asio::as_tuple(asio::use_awaitable));
+    auto [header_ec, header_n] = co_await http::async_read_header(
+        stream_, buffer, parser, asio::as_tuple(asio::use_awaitable));
+    boost::system::error_code read_ec = header_ec;
+    if (!read_ec) {
+      parser.body_limit(body_limit_for(parser, context_.key));
+      auto [body_ec, body_n] =
+          co_await http::async_read(stream_, buffer, parser, asio::as_tuple(asio::use_awaitable));
+      read_ec = body_ec;
+    }
     if (read_ec) {
       if (read_ec == http::error::header_limit || read_ec == http::error::body_limit) {
         auto res =
@@ -78,6 +113,11 @@ asio::awaitable<void> HttpSession::run() {
       co_return;
     }
 
+    if (auto* call = std::get_if<OperationCall>(&decision)) {
+      decision = co_await run_operation(*call, request);
+    } else if (std::get_if<McpPost>(&decision)) {
+      decision = co_await answer_mcp(std::get<McpPost>(decision), request);
+    }
     auto& response = std::get<Response>(decision);
     spdlog::info("{} {} -> {}", std::string_view(request.method_string()),
                  loggable_path(request.target()), response.result_int());
@@ -88,6 +128,52 @@ asio::awaitable<void> HttpSession::run() {
   }
   boost::system::error_code ignored;
   stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+}
+
+asio::awaitable<Response> HttpSession::run_operation(const OperationCall& call,
+                                                     const Request& request) {
+  if (context_.sessions == nullptr)
+    co_return operation_response(core::Error{"not ready", "internal"}, request);
+  // An operation may take as long as its own timeout says (run_command, wait_for).
+  stream_.expires_never();
+  // Whoever holds the key may use every session (core/ownership.hpp).
+  ops::Context context{*context_.sessions, core::Caller{.kind = core::Caller::Kind::kKeyHolder}};
+  auto answer = co_await ops::run_operation(call.name, context, call.args);
+  stream_.expires_after(kKeepAliveTimeout);
+  co_return operation_response(answer, request);
+}
+
+// Each POST is answered on its own (wharf gives no Mcp-Session-Id): a Connection lives
+// for one message, and after initialize the client's MCP-Protocol-Version header says
+// which version it speaks (absent: 2025-03-26, as the specification says).
+asio::awaitable<Response> HttpSession::answer_mcp(const McpPost& post, const Request& request) {
+  mcp::Connection connection(wharf_mcp_server());
+  std::string_view version = post.protocol_version.empty() ? "2025-03-26" : post.protocol_version;
+  bool initializing = is_initialize(request.body());
+  if (!initializing && !connection.adopt_version(version))
+    co_return json_reply(http::status::bad_request,
+                         mcp::error_response(nullptr, mcp::kInvalidRequest,
+                                             "unsupported MCP-Protocol-Version: " +
+                                                 std::string(version.substr(0, 40))),
+                         request);
+  mcp::Step step = connection.handle(request.body());
+  if (step.call) {
+    const ops::Operation* operation = ops::find_operation(step.call->name);
+    stream_.expires_never();
+    ops::Context context{*context_.sessions, core::Caller{.kind = core::Caller::Kind::kKeyHolder}};
+    auto answer = co_await ops::run_operation(step.call->name, context, step.call->arguments);
+    stream_.expires_after(kKeepAliveTimeout);
+    co_return json_reply(http::status::ok,
+                         connection.finish(*step.call, tool_result(*operation, answer)), request);
+  }
+  if (step.kind == mcp::MessageKind::kNotification || step.kind == mcp::MessageKind::kResponse) {
+    Response accepted = json_reply(http::status::accepted, "", request);
+    accepted.erase(http::field::content_type);
+    co_return accepted;
+  }
+  co_return json_reply(
+      step.kind == mcp::MessageKind::kInvalid ? http::status::bad_request : http::status::ok,
+      step.reply.value_or(""), request);
 }
 
 }  // namespace wharf::server

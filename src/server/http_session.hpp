@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "server/connection_slot.hpp"
+#include "server/router.hpp"
 #include "server/server_context.hpp"
 
 namespace wharf::server {
@@ -19,6 +20,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
  private:
   boost::asio::awaitable<void> run();
+  // /api/v1: runs the operation the router read from the request.
+  boost::asio::awaitable<Response> run_operation(const OperationCall& call, const Request& request);
+  // /mcp: one JSON-RPC message in, its answer (or 202 for a notification) out.
+  boost::asio::awaitable<Response> answer_mcp(const McpPost& post, const Request& request);
 
   boost::beast::tcp_stream stream_;
   ServerContext& context_;

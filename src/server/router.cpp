@@ -8,6 +8,7 @@
 
 #include "core/access_key.hpp"
 #include "core/version.hpp"
+#include "server/api_routes.hpp"
 
 namespace wharf::server {
 namespace {
@@ -85,6 +86,7 @@ struct Target {
   std::optional<std::string> key;
   std::optional<std::int64_t> cols;
   std::optional<std::int64_t> rows;
+  std::vector<std::pair<std::string, std::string>> params;  // decoded, the key left out
 };
 
 std::optional<std::int64_t> to_int(std::string_view text) {
@@ -103,6 +105,7 @@ std::optional<Target> parse_target(std::string_view raw) {
     if (param.key == "k") target.key = param.value;
     if (param.key == "cols") target.cols = to_int(param.value);
     if (param.key == "rows") target.rows = to_int(param.value);
+    if (param.key != "k") target.params.emplace_back(param.key, param.value);
   }
   return target;
 }
@@ -140,6 +143,19 @@ Response json_response(http::status status, const boost::json::object& body, con
 Response json_error(http::status status, std::string_view code, std::string_view message,
                     const Request& req) {
   return json_response(status, {{"ok", false}, {"code", code}, {"error", message}}, req);
+}
+
+// A request that changes something either carries no Origin (a program, not a page) or
+// carries exactly wharf's own.
+bool origin_acceptable(const Request& req, std::string_view host) {
+  auto origin = req.find(http::field::origin);
+  if (origin == req.end()) return true;
+  return req.count(http::field::origin) == 1 && core::origin_allowed(origin->value(), host);
+}
+
+bool content_is_json(const Request& req) {
+  auto type = req.find(http::field::content_type);
+  return type != req.end() && type->value().starts_with("application/json");
 }
 
 Response serve_status(const Request& req, const ServerContext& ctx) {
@@ -261,22 +277,58 @@ RouteDecision route_request(const Request& req, const ServerContext& ctx) {
       if (ctx.launch == nullptr) return not_found(req);
       return json_response(http::status::ok, ctx.launch->directories(), req);
     }
+    // A state change from a browser must come from wharf's own page.
+    if (!is_read(req) && !origin_acceptable(req, host->value()))
+      return json_error(http::status::forbidden, "bad_origin",
+                        "requests that change wharf are accepted only from its own page", req);
     if (path == "/api/agent" || path == "/api/cwd") {
       if (req.method() != http::verb::post) return method_not_allowed(req, "POST");
-      // A state change from a browser must come from wharf's own page.
-      if (auto origin = req.find(http::field::origin); origin != req.end()) {
-        if (req.count(http::field::origin) != 1 ||
-            !core::origin_allowed(origin->value(), host->value())) {
-          return json_error(http::status::forbidden, "bad_origin",
-                            "requests that change wharf are accepted only from its own page", req);
-        }
-      }
       return serve_setting(req, ctx, path == "/api/agent" ? "agent" : "cwd");
+    }
+    constexpr std::string_view kApiV1 = "/api/v1/";
+    if (path.starts_with(kApiV1)) {
+      ApiRoute route = route_api_v1(req.method(), std::string_view(path).substr(kApiV1.size()),
+                                    target->params, req.body(), content_is_json(req));
+      if (auto* call = std::get_if<OperationCall>(&route)) return std::move(*call);
+      auto& refusal = std::get<ApiRefusal>(route);
+      if (refusal.status == http::status::method_not_allowed)
+        return method_not_allowed(req, refusal.allow);
+      return json_error(refusal.status, refusal.code, refusal.message, req);
     }
     return not_found(req);
   }
 
+  if (path == "/mcp") {
+    // MCP's Streamable HTTP: the key in a header like every API call, and an Origin, when
+    // one is sent, must be wharf's own (DNS rebinding is already stopped by the Host rule).
+    if (!has_key(req, *target, ctx)) return key_refused(req);
+    if (!origin_acceptable(req, host->value()))
+      return json_error(http::status::forbidden, "bad_origin",
+                        "MCP requests are accepted only from this machine's clients", req);
+    if (req.method() != http::verb::post) return method_not_allowed(req, "POST");
+    if (!content_is_json(req))
+      return json_error(http::status::unsupported_media_type, "bad_request",
+                        "send one JSON-RPC message as application/json", req);
+    auto version = req.find("MCP-Protocol-Version");
+    return McpPost{version == req.end() ? std::string() : std::string(version->value())};
+  }
+
   return not_found(req);
+}
+
+Response operation_response(const core::Result<boost::json::object>& answer, const Request& req) {
+  if (!answer) {
+    const core::Error& error = answer.error();
+    return json_error(status_for_operation_error(error.code),
+                      error.code.empty() ? "refused" : error.code, error.message, req);
+  }
+  boost::json::object body = answer.value();
+  body["ok"] = true;
+  return json_response(http::status::ok, body, req);
+}
+
+Response json_reply(http::status status, std::string body, const Request& req) {
+  return make_response(status, "application/json", std::move(body), req);
 }
 
 }  // namespace wharf::server

@@ -9,11 +9,15 @@
 //           /api/dirs        GET: the default directory and suggestions inside the workspace
 //           /api/agent       POST {"agent": NAME}: what new sessions start (Origin, if sent,
 //           /api/cwd         POST {"cwd": DIR}: where they start         must be our own)
+//           /api/v1/...      the operations of src/ops for programs (api_routes.hpp, docs/api.md)
+//           /mcp             POST: MCP's Streamable HTTP (key in X-Wharf-Key, Origin checked)
 #pragma once
 
 #include <boost/beast/http.hpp>
+#include <boost/json/object.hpp>
 #include <variant>
 
+#include "core/result.hpp"
 #include "core/terminal_size.hpp"
 #include "server/server_context.hpp"
 
@@ -27,7 +31,18 @@ struct UpgradeToWebSocket {
   core::TerminalSize size;  // what the window asked for (clamped), used if a session starts
 };
 
-using RouteDecision = std::variant<Response, UpgradeToWebSocket>;
+// An /api/v1 request, checked and read: the connection runs the operation (src/ops).
+struct OperationCall {
+  std::string name;
+  boost::json::object args;
+};
+
+// A POST to /mcp that passed the key and Origin rules: the body is one JSON-RPC message.
+struct McpPost {
+  std::string protocol_version;  // the MCP-Protocol-Version header, if sent
+};
+
+using RouteDecision = std::variant<Response, UpgradeToWebSocket, OperationCall, McpPost>;
 
 inline constexpr std::string_view kKeyHeader = "X-Wharf-Key";
 
@@ -36,5 +51,8 @@ RouteDecision route_request(const Request& request, const ServerContext& context
 // Responses the connection classes also need (cap reached, malformed request).
 Response plain_response(http::status status, std::string_view text, unsigned version,
                         bool keep_alive);
+// An operation's answer: 200 with its JSON, or the error's status (api_routes.hpp).
+Response operation_response(const core::Result<boost::json::object>& answer, const Request& req);
+Response json_reply(http::status status, std::string body, const Request& req);
 
 }  // namespace wharf::server

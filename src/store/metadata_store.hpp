@@ -59,7 +59,7 @@ struct SessionRecord {
   std::string kind;     // "shell", "agent" or "action"
   std::string program;  // the executable only, e.g. "/bin/bash"; never its arguments
   std::string cwd;
-  std::string owner;                   // "browser", "cli", or "session:<id>"
+  std::string owner;                   // who started it: "key", "local" or "session:<id>"
   std::vector<std::string> env_names;  // NAMES only (identifiers), never values
   std::int64_t created_at_ms = 0;
 };

@@ -98,7 +98,7 @@ test('history shows exited, ended, running and, after kill -9 and a restart, int
     assert.equal(r.kind, 'shell');
     assert.equal(typeof r.entry, 'string');
     assert.equal(r.cwd, d.stateDir, 'sessions start in the workspace, the daemon\'s directory');
-    assert.equal(r.owner, 'cli');
+    assert.equal(r.owner, 'local', 'started from a terminal (core/ownership.hpp)');
     assert.ok(Array.isArray(r.env_names) && r.env_names.every((n) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(n)), `names only: ${JSON.stringify(r.env_names)}`);
     assert.ok(Number.isInteger(r.created) && Math.abs(r.created - Date.now()) < 120000, `created ${r.created}`);
     assert.equal(new Date(r.started).getTime(), r.created, `started ${r.started} is created ${r.created} in ISO form`);

@@ -23,7 +23,7 @@ describe('reattaching', { concurrency: 4 }, () => {
     const marker = `mark-${id}-42`;
     const from = ws.textLength;
     ws.type(`echo mark-${id}-$((6*7))\r`);
-    await ws.waitForOutput(new RegExp(`${marker}\\r\\n[^\\n]*[#$] $`), { from, what: 'the marker and the prompt after it' });
+    await ws.waitForOutput(new RegExp(`${marker}\\r\\n[^\\n]*[#$] (\\x1b\\]133;B\\x07)?$`), { from, what: 'the marker and the prompt after it' });
     const before = visibleState(await renderWindow(ws));
 
     await ws.drop(); // no close frame: a lost network or a killed tab
@@ -101,7 +101,7 @@ describe('reattaching', { concurrency: 4 }, () => {
     const primary = `primary-${id}-63`;
     let from = ws.textLength;
     ws.type(`echo primary-${id}-$((9*7))\r`);
-    await ws.waitForOutput(new RegExp(`${primary}\\r\\n[^\\n]*[#$] $`), { from });
+    await ws.waitForOutput(new RegExp(`${primary}\\r\\n[^\\n]*[#$] (\\x1b\\]133;B\\x07)?$`), { from });
     from = ws.textLength;
     // Typed so that the typed line (echoed on the primary screen) does not contain the mark.
     ws.type("printf '\\033[?1049h\\033[2J\\033[5;10H%s-%s' alt-screen mark; sleep 1000\r");
@@ -137,7 +137,7 @@ describe('reattaching', { concurrency: 4 }, () => {
     const primary = `primary-${id}-63`;
     let from = ws.textLength;
     ws.type(`echo primary-${id}-$((9*7))\r`);
-    await ws.waitForOutput(new RegExp(`${primary}\\r\\n[^\\n]*[#$] $`), { from });
+    await ws.waitForOutput(new RegExp(`${primary}\\r\\n[^\\n]*[#$] (\\x1b\\]133;B\\x07)?$`), { from });
     from = ws.textLength;
     ws.type("printf '\\033[?1049h\\033[2J\\033[5;10H%s-%s' alt-screen mark; sleep 1000\r");
     await ws.waitForOutput('alt-screen-mark', { from });
@@ -148,11 +148,11 @@ describe('reattaching', { concurrency: 4 }, () => {
 
     const f = ws.textLength;
     ws.type('\x03');
-    await ws.waitForOutput(/[#$] $/, { from: f });
+    await ws.waitForOutput(/[#$] (\x1b\]133;B\x07)?$/, { from: f });
     const g = ws.textLength;
     ws.type("printf '\\033[?1049l'; echo left-$((4+4))\r");
-    await ws.waitForOutput(/left-8\r\n[^\n]*[#$] $/, { from: g });
-    await w.waitForOutput(/left-8\r\n[^\n]*[#$] $/);
+    await ws.waitForOutput(/left-8\r\n[^\n]*[#$] (\x1b\]133;B\x07)?$/, { from: g });
+    await w.waitForOutput(/left-8\r\n[^\n]*[#$] (\x1b\]133;B\x07)?$/);
     const late = await openWs(d);
     t.after(() => late.close());
     await late.attach();

@@ -34,7 +34,10 @@ describe('a WebSocket driving a real shell', { concurrency: 4 }, () => {
     const shell = userInfo().shell;
     assert.equal(realpathSync(readlinkSync(`/proc/${attached.pid}/exe`)), realpathSync(shell), 'the session runs the user\'s login shell');
     const argv = cmdline(attached.pid);
-    assert.ok(argv[0].startsWith('-') || argv.includes('-l') || argv.includes('--login'), `started as a login shell: ${JSON.stringify(argv)}`);
+    // bash gets wharf's shell integration (docs/api.md): started with --init-file, whose
+    // file reads the login profile because the session would have been a login shell.
+    const integrated = argv.includes('--init-file') && environOf(attached.pid).includes('WHARF_SHELL_LOGIN=1');
+    assert.ok(argv[0].startsWith('-') || argv.includes('-l') || argv.includes('--login') || integrated, `started as a login shell: ${JSON.stringify(argv)}`);
     assert.equal(readlinkSync(`/proc/${attached.pid}/cwd`), realpathSync(cwd));
     assert.equal((await ws.run('pwd -P')).trim(), realpathSync(cwd));
   });

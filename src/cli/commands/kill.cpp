@@ -13,7 +13,7 @@ std::function<int()> setup_kill(CLI::App& verb) {
   add_state_dir_option(verb, *state_dir);
   verb.add_option("id", *id, "Session id (see `wharf ls`)")->required()->check(CLI::PositiveNumber);
   return [state_dir, id] {
-    auto answer = call_daemon(*state_dir, {{"verb", "kill"}, {"id", *id}});
+    auto answer = call_operation(*state_dir, "end_session", {{"session", *id}});
     if (!answer) return report_failure(answer.error());
     return 0;
   };

@@ -21,9 +21,9 @@ std::function<int()> setup_ls(CLI::App& verb) {
   add_state_dir_option(verb, *state_dir);
   verb.add_flag("--json", *as_json, "One JSON array, one object per session");
   return [state_dir, as_json] {
-    auto answer = call_daemon(*state_dir, {{"verb", "ls"}});
+    auto answer = call_operation(*state_dir, "list_sessions", {});
     if (!answer) return report_failure(answer.error());
-    const auto& sessions = answer.value().at("sessions").as_array();
+    const auto& sessions = answer.value().at("result").at("sessions").as_array();
     if (*as_json) {
       std::printf("%s\n", boost::json::serialize(sessions).c_str());
       return 0;

@@ -44,20 +44,17 @@ std::function<int()> setup_new(CLI::App& verb) {
     std::string cwd = o->cwd;
     // A relative directory means relative to where the command was typed.
     if (!cwd.empty()) cwd = std::filesystem::absolute(cwd).lexically_normal().string();
-    boost::json::object request{{"verb", "new"},
-                                {"cwd", cwd},
-                                {"name", o->name},
-                                {"prompt", o->prompt},
-                                {"env", std::move(env_object)}};
+    boost::json::object request{
+        {"cwd", cwd}, {"name", o->name}, {"prompt", o->prompt}, {"env", std::move(env_object)}};
     if (!o->agent.empty()) request["agent"] = o->agent;
     if (!o->shell.empty()) request["shell"] = o->shell;
     if (!o->action.empty()) {
       request["kind"] = "action";
       request["entry"] = o->action;
     }
-    auto answer = call_daemon(o->state_dir, request);
+    auto answer = call_operation(o->state_dir, "new_session", std::move(request));
     if (!answer) return report_failure(answer.error());
-    std::printf("%s\n", boost::json::serialize(answer.value().at("id")).c_str());
+    std::printf("%s\n", boost::json::serialize(answer.value().at("result").at("session")).c_str());
     return 0;
   };
 }

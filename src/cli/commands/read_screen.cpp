@@ -1,5 +1,6 @@
-// `wharf read-screen ID [--scrollback N] [--json]`: the session's screen as text, from
-// the daemon's screen model (what a window attaching now would see).
+// `wharf read-screen ID [--scrollback N] [--since SEQ] [--json]`: the session's screen as
+// text, from the daemon's screen model (what a window attaching now would see). --since
+// takes the `seq` an earlier --json read printed and prints only the rows changed since.
 #include <cstdio>
 #include <memory>
 
@@ -13,6 +14,7 @@ struct ReadOptions {
   std::string state_dir;
   std::int64_t id = 0;
   std::int64_t scrollback = 0;
+  std::int64_t since = -1;
   bool json = false;
 };
 
@@ -24,19 +26,29 @@ std::function<int()> setup_read_screen(CLI::App& verb) {
       ->check(CLI::PositiveNumber);
   verb.add_option("--scrollback", o->scrollback, "Also print this many lines of scrollback")
       ->check(CLI::NonNegativeNumber);
-  verb.add_flag("--json", o->json, "JSON with lines, cursor, size, title and alternate_screen");
+  verb.add_option("--since", o->since,
+                  "Only the rows changed since this seq (printed by an earlier --json read)")
+      ->check(CLI::NonNegativeNumber);
+  verb.add_flag("--json", o->json,
+                "JSON with lines, cursor, size, title, alternate_screen and seq");
   return [o] {
-    auto answer = call_daemon(
-        o->state_dir, {{"verb", "read-screen"}, {"id", o->id}, {"scrollback", o->scrollback}});
+    boost::json::object args{{"session", o->id}};
+    if (o->scrollback > 0) args["scrollback"] = o->scrollback;
+    if (o->since >= 0) args["since"] = o->since;
+    auto answer = call_operation(o->state_dir, "read_screen", std::move(args));
     if (!answer) return report_failure(answer.error());
-    boost::json::object& screen = answer.value();
+    boost::json::object& screen = answer.value().at("result").as_object();
     if (o->json) {
-      screen.erase("ok");
       std::printf("%s\n", boost::json::serialize(screen).c_str());
       return 0;
     }
-    for (const auto& line : screen.at("scrollback").as_array())
-      std::printf("%s\n", std::string(line.as_string()).c_str());
+    if (o->since >= 0) {
+      std::fputs(std::string(answer.value().at("text").as_string()).c_str(), stdout);
+      return 0;
+    }
+    if (const auto* back = screen.if_contains("scrollback"))
+      for (const auto& line : back->as_array())
+        std::printf("%s\n", std::string(line.as_string()).c_str());
     // Trailing empty rows say nothing; the screen's text ends with its last content.
     const auto& lines = screen.at("lines").as_array();
     std::size_t end = lines.size();

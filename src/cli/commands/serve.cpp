@@ -34,6 +34,11 @@ std::function<int()> setup_serve(CLI::App& verb) {
                   "End a session nobody watched and that printed nothing for this many "
                   "seconds (0: never) [0]")
       ->envname("WHARF_IDLE_EXPIRY");
+  verb.add_flag(
+          "--shared-shell{true}", options->shared_shell,
+          "Keep a shell session, named \"shared shell\", that `wharf run` and run_command use "
+          "when no session is named; you see every command they run in it")
+      ->envname("WHARF_SHARED_SHELL");
   verb.add_option("--assets", options->assets,
                   "Folder holding the page's files (default: beside the binary)");
   verb.add_option("--log-level", options->log_level,

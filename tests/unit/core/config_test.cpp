@@ -34,6 +34,8 @@ log_level = "debug"
 default = "codex"
 directory = "apps/api"
 context_file = "/etc/wharf/note.md"
+shared_shell = true
+shell_integration = false
 
 [env]
 ACCOUNT = "acme"
@@ -63,6 +65,8 @@ argv = ["make", "test"]
   EXPECT_EQ(c.log_level, "debug");
   EXPECT_EQ(c.default_entry, "codex");
   EXPECT_EQ(c.default_directory, "apps/api");
+  EXPECT_EQ(c.shared_shell, true);
+  EXPECT_EQ(c.shell_integration, false);
   EXPECT_EQ(c.env, (EnvList{{"ACCOUNT", "acme"}, {"REGION", "eu"}}));
   // Tables come back sorted by name.
   ASSERT_EQ(c.agents.size(), 2u);

@@ -482,3 +482,23 @@ TEST(ScreenChanges, NumbersNeverRepeat) {
 
 }  // namespace
 }  // namespace wharf::core
+
+namespace wharf::core {
+namespace {
+
+// A screen numbered from a later start (the app uses the clock) answers a `since` from
+// before its start, such as one kept from an earlier daemon's screen, with everything.
+TEST(ScreenChanges, ASinceFromBeforeTheFirstStateGetsEverything) {
+  Screen screen(TerminalSize{20, 4}, kDefaultScrollbackBytes, 5'000'000);
+  EXPECT_EQ(screen.change_seq(), 5'000'000u);
+  screen.feed("hello");
+  EXPECT_TRUE(screen.changes_since(4'999'999).full);
+  EXPECT_TRUE(screen.changes_since(12).full);
+  ScreenChanges recent = screen.changes_since(5'000'000);
+  EXPECT_FALSE(recent.full);
+  ASSERT_EQ(recent.lines.size(), 1u);
+  EXPECT_EQ(recent.lines[0].second, "hello");
+}
+
+}  // namespace
+}  // namespace wharf::core

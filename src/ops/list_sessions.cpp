@@ -1,0 +1,69 @@
+// list_sessions: every live session the caller may read, in tab order, with what a
+// program needs to pick one (id, name, what it runs, where, who started it, whether
+// run_command can be used in it).
+#include <boost/json.hpp>
+
+#include "ops/arguments.hpp"
+
+namespace wharf::ops {
+namespace json = boost::json;
+namespace {
+
+asio::awaitable<Answer> run(Context& context, const json::object& args) {
+  Arguments a(args, {});
+  if (!a) co_return a.error();
+  json::array rows;
+  for (const core::SessionEntry* e : context.sessions.registry().entries()) {
+    if (!core::may_access(context.caller, e->id, e->creator, e->shared_shell, core::Access::kRead))
+      continue;
+    auto session = context.sessions.find(e->id);
+    const app::ShellState* shell = session ? &session->shell_state() : nullptr;
+    rows.push_back(json::object{
+        {"id", e->id},
+        {"name", e->name()},
+        {"entry", e->program},
+        {"kind", e->kind},
+        {"status", e->status == core::SessionStatus::kEnding ? "ending" : "running"},
+        {"pid", session ? session->pid() : 0},
+        {"cwd", e->cwd},
+        {"created", e->created_ms},
+        {"exit_code", nullptr},
+        {"driver", e->driver ? json::value(*e->driver) : json::value(nullptr)},
+        {"windows", e->windows.size()},
+        {"creator", e->creator},
+        {"shared_shell", e->shared_shell},
+        {"shell_integration", shell != nullptr && shell->integrated},
+    });
+  }
+  co_return json::object{{"sessions", std::move(rows)}};
+}
+
+std::string render(const json::object& answer) {
+  std::string text;
+  for (const json::value& row : answer.at("sessions").get_array()) {
+    const json::object& s = row.get_object();
+    text += std::to_string(s.at("id").to_number<std::int64_t>()) + "\t" +
+            std::string(s.at("name").get_string()) + "\t" +
+            std::string(s.at("status").get_string()) + "\t" +
+            std::string(s.at("cwd").get_string()) + "\n";
+  }
+  return text.empty() ? "no sessions\n" : text;
+}
+
+}  // namespace
+
+const Operation kListSessions{
+    .name = "list_sessions",
+    .title = "List sessions",
+    .description =
+        "Lists the live terminal sessions you may use: id, name, what runs in it (entry and "
+        "kind), its directory, who started it, and whether run_command works in it "
+        "(shell_integration).",
+    .input_schema = R"({"type":"object","properties":{},"additionalProperties":false})",
+    .read_only = true,
+    .idempotent = true,
+    .run = run,
+    .render_text = render,
+};
+
+}  // namespace wharf::ops

@@ -1,0 +1,324 @@
+// Programs driving sessions (issue 6) on the real daemon, through the CLI verbs and
+// /api/v1: run_command with real output and exit status in bash and zsh sessions that
+// carry wharf's shell integration, the timeout and truncation cases, send-keys and its
+// refusals, send-text that no paste breakout can escape, wait --for / --idle, read-screen
+// --since, the shared shell, and who may drive what when the caller is inside a session.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDaemon, waitFor, wharfBin } from '../support/daemon.mjs';
+import { httpGet, openWs, runWharf, stopDaemon } from '../support/ws_client.mjs';
+
+// A home of our own: the shells read these startup files (and not root's, whose pyenv
+// setup can stall a login shell), so the test also sees that the user's files still run.
+function makeHome(t) {
+  const home = mkdtempSync(join(tmpdir(), 'wharf-drive-home-'));
+  t.after(() => rmSync(home, { recursive: true, force: true }));
+  writeFileSync(join(home, '.bashrc'), "export FROM_BASHRC=bashrc-ran\nPS1='bash-prompt\\$ '\n");
+  writeFileSync(join(home, '.profile'), 'export FROM_PROFILE=profile-ran\n. ~/.bashrc\n');
+  writeFileSync(join(home, '.zshrc'), "export FROM_ZSHRC=zshrc-ran\nPROMPT='zsh-prompt%# '\n");
+  writeFileSync(join(home, '.zshenv'), 'export FROM_ZSHENV=zshenv-ran\n');
+  mkdirSync(join(home, 'work'));
+  return home;
+}
+
+async function daemon(t, { args = [] } = {}) {
+  const home = makeHome(t);
+  const d = await startDaemon({ args: ['--workspace', join(home, 'work'), ...args], env: { HOME: home } });
+  t.after(() => stopDaemon(d));
+  d.home = home;
+  return d;
+}
+
+// --state-dir right after the verb: after `--` everything is the command.
+const wharf = (d, [verb, ...args], opts = {}) => runWharf([verb, '--state-dir', d.stateDir, ...args], { timeout: 60000, ...opts });
+
+async function newShell(d, shell = 'bash') {
+  const r = await wharf(d, ['new', '--shell', shell]);
+  assert.equal(r.code, 0, r.stderr);
+  return Number(r.stdout.trim());
+}
+
+async function runJson(d, session, command, extra = []) {
+  const r = await wharf(d, ['run', '--session', String(session), '--json', ...extra, '--', command]);
+  assert.ok(r.stdout.trim().startsWith('{'), `run printed no JSON (exit ${r.code}): ${r.stdout}\n${r.stderr}`);
+  return { ...JSON.parse(r.stdout), code: r.code };
+}
+
+async function screenJson(d, session, extra = []) {
+  const r = await wharf(d, ['read-screen', String(session), '--json', ...extra]);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+describe('run_command', { concurrency: 2 }, () => {
+  test('returns only the command\'s output and its exit status, in bash, with the user\'s startup files run', async (t) => {
+    const d = await daemon(t);
+    const id = await newShell(d);
+    const plain = await wharf(d, ['run', '--session', String(id), '--', "sh -c 'echo out; echo err >&2; exit 3'"]);
+    assert.equal(plain.code, 3, `${plain.stdout}\n${plain.stderr}`);
+    assert.equal(plain.stdout, 'out\nerr\n', 'the output, without the echo of the command line');
+    const json = await runJson(d, id, 'echo "$FROM_BASHRC $FROM_PROFILE"; (exit 7)');
+    assert.equal(json.code, 7);
+    assert.equal(json.exit_code, 7);
+    assert.equal(json.output, 'bashrc-ran profile-ran\n');
+    assert.equal(json.timed_out, false);
+    assert.equal(json.truncated, false);
+    assert.equal(typeof json.duration_ms, 'number');
+    // The user's prompt is the one on screen.
+    const screen = await screenJson(d, id);
+    assert.ok(screen.lines.some((l) => l.startsWith('bash-prompt')), screen.lines.join('\n'));
+  });
+
+  test('works in zsh sessions too, with the user\'s zsh files run', async (t) => {
+    const d = await daemon(t);
+    const id = await newShell(d, 'zsh');
+    const json = await runJson(d, id, 'echo "$FROM_ZSHENV $FROM_ZSHRC"; false');
+    assert.equal(json.exit_code, 1);
+    assert.equal(json.output, 'zshenv-ran zshrc-ran\n');
+    const again = await runJson(d, id, 'print -r -- $((6*7))');
+    assert.equal(again.exit_code, 0);
+    assert.equal(again.output, '42\n');
+  });
+
+  test('a command printing 10 MB: capped, its beginning and end kept, and said so', async (t) => {
+    const d = await daemon(t);
+    const id = await newShell(d);
+    const json = await runJson(d, id, "seq -f 'line-%08g-padding-padding-padding-padding-padding-padding-padding' 1 150000; echo the-end", ['--timeout', '120']);
+    assert.equal(json.exit_code, 0);
+    assert.equal(json.truncated, true);
+    assert.ok(json.output_bytes > 10_000_000, `counted ${json.output_bytes} bytes of output`);
+    assert.ok(json.output.length <= 65536 + 200, `kept ${json.output.length} bytes`);
+    assert.match(json.output, /^line-00000001-padding/);
+    assert.match(json.output, /\[wharf: \d+ bytes of output omitted\]/);
+    assert.match(json.output, /line-00150000-padding.*\nthe-end\n$/s);
+  });
+
+  test('a command outliving its timeout keeps running and is reported; --interrupt presses C-c', async (t) => {
+    const d = await daemon(t);
+    const id = await newShell(d);
+    const started = Date.now();
+    const slow = await wharf(d, ['run', '--session', String(id), '--timeout', '1', '--', 'sleep 5; echo slept']);
+    assert.equal(slow.code, 124, slow.stderr);
+    assert.ok(Date.now() - started < 4500, 'answered at the timeout, not when the command ended');
+    assert.match(slow.stderr, /timed out.*still running/);
+    // Still running: another run is refused as busy, then the sleep finishes on screen.
+    const busy = await wharf(d, ['run', '--session', String(id), '--timeout', '2', '--', 'echo next']);
+    assert.notEqual(busy.code, 0);
+    assert.match(busy.stderr, /running a command/);
+    await waitFor(async () => (await screenJson(d, id)).lines.includes('slept'), { timeout: 15000, what: 'the sleep to finish' });
+    const interrupted = await runJson(d, id, 'sleep 30', ['--timeout', '1', '--interrupt']);
+    assert.equal(interrupted.timed_out, true);
+    assert.equal(interrupted.interrupted, true);
+    assert.equal(interrupted.exit_code, 130, 'the shell reported the interrupted command');
+    const after = await runJson(d, id, 'echo back');
+    assert.equal(after.output, 'back\n');
+  });
+
+  test('refuses sessions without shell integration, with a reason, and bad command lines', async (t) => {
+    const d = await daemon(t);
+    const sh = await newShell(d, 'sh');
+    const r = await wharf(d, ['run', '--session', String(sh), '--', 'echo hi']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /no shell integration/);
+    const bash = await newShell(d);
+    const multi = await wharf(d, ['run', '--session', String(bash), '--', 'echo a\necho b']);
+    assert.equal(multi.code, 1);
+    assert.match(multi.stderr, /one non-empty command line/);
+    const missing = await wharf(d, ['run', '--session', '999', '--', 'true']);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /no live session 999/);
+    const noShared = await wharf(d, ['run', '--', 'true']);
+    assert.equal(noShared.code, 1);
+    assert.match(noShared.stderr, /--shared-shell/);
+  });
+});
+
+describe('the shared shell', () => {
+  test('runs commands when no session is named, a person sees them in it, and it comes back after it ends', async (t) => {
+    const d = await daemon(t, { args: ['--shared-shell'] });
+    let shared;
+    await waitFor(async () => {
+      const r = await wharf(d, ['ls', '--json']);
+      shared = JSON.parse(r.stdout).find((s) => s.shared_shell);
+      return shared;
+    }, { what: 'the shared shell' });
+    assert.equal(shared.name, 'shared shell');
+    const r = await wharf(d, ['run', '--', 'echo from-$((40+2))']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'from-42\n');
+    // A window on it shows the command line and its output.
+    const w = await openWs(d);
+    t.after(() => w.close());
+    await w.attach({ session: shared.id });
+    assert.match(w.lastSnapshot.text, /echo from-\$\(\(40\+2\)\)/);
+    assert.match(w.lastSnapshot.text, /from-42/);
+    assert.equal((await wharf(d, ['kill', String(shared.id)])).code, 0);
+    await waitFor(async () => !JSON.parse((await wharf(d, ['ls', '--json'])).stdout).some((s) => s.id === shared.id), { what: 'the shell to end' });
+    const again = await wharf(d, ['run', '--', 'echo again']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.stdout, 'again\n');
+    const sessions = JSON.parse((await wharf(d, ['ls', '--json'])).stdout);
+    assert.equal(sessions.filter((s) => s.shared_shell).length, 1);
+  });
+});
+
+describe('keys, text, waiting and reading', { concurrency: 2 }, () => {
+  test('send-keys presses named keys; one unknown name and nothing is sent', async (t) => {
+    const d = await daemon(t);
+    const id = await newShell(d);
+    await runJson(d, id, 'true'); // the prompt is up
+    let r = await wharf(d, ['send-text', String(id), 'echo typed-$((2+3))']);
+    assert.equal(r.code, 0, r.stderr);
+    r = await wharf(d, ['send-keys', String(id), 'Enter', 'Bogus']);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /Bogus/);
+    await waitFor(async () => (await screenJson(d, id)).lines.some((l) => l.endsWith('echo typed-$((2+3))')), { what: 'the typed line' });
+    assert.ok(!(await screenJson(d, id)).lines.includes('typed-5'), 'Enter was not sent');
+    r = await wharf(d, ['send-keys', String(id), 'Enter']);
+    assert.equal(r.code, 0, r.stderr);
+    await waitFor(async () => (await screenJson(d, id)).lines.includes('typed-5'), { what: 'the command to run' });
+    // C-c interrupts a running program.
+    await wharf(d, ['send-text', String(id), 'sleep 60; echo not-interrupted', '--submit']);
+    await waitFor(async () => (await screenJson(d, id)).lines.some((l) => l.includes('sleep 60')), { what: 'the sleep' });
+    r = await wharf(d, ['send-keys', String(id), 'C-c']);
+    assert.equal(r.code, 0, r.stderr);
+    const after = await runJson(d, id, 'echo prompt-back');
+    assert.equal(after.output, 'prompt-back\n');
+    assert.ok(!(await screenJson(d, id)).lines.includes('not-interrupted'));
+  });
+
+  test('send-text cannot break out of a paste: an injected command never runs', async (t) => {
+    const d = await daemon(t);
+    const id = await newShell(d);
+    await runJson(d, id, 'true');
+    const marker = join(d.home, 'pwned');
+    const attack = `echo harmless\x1b[201~\rtouch ${marker}\r\x9b201~\x03\x15touch ${marker}\n`;
+    const r = await wharf(d, ['send-text', String(id), attack, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const sent = JSON.parse(r.stdout);
+    assert.equal(sent.bracketed, true, 'bash asked for bracketed paste');
+    assert.ok(sent.removed >= 4, `removed ${sent.removed} control characters`);
+    // Everything sits in the line editor, unexecuted; it is then thrown away.
+    await waitFor(async () => (await screenJson(d, id)).lines.some((l) => l.includes('echo harmless[201~')), { what: 'the pasted text' });
+    await wharf(d, ['send-keys', String(id), 'C-c']);
+    const after = await runJson(d, id, 'echo checked');
+    assert.equal(after.output, 'checked\n');
+    assert.equal(existsSync(marker), false, 'the injected command never ran');
+  });
+
+  test('wait --for and --idle return when they should and time out when they should', async (t) => {
+    const d = await daemon(t);
+    const id = await newShell(d);
+    await runJson(d, id, 'true');
+    await wharf(d, ['send-text', String(id), 'sleep 1; echo READY-$((40+2))', '--submit']);
+    let started = Date.now();
+    let r = await wharf(d, ['wait', String(id), '--for', 'READY-\\d+', '--timeout', '10', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const found = JSON.parse(r.stdout);
+    assert.equal(found.matched, true);
+    assert.equal(found.match, 'READY-42');
+    assert.ok(Date.now() - started >= 500, 'it waited for the text to appear');
+    started = Date.now();
+    r = await wharf(d, ['wait', String(id), '--for', 'NEVER-THERE', '--timeout', '1']);
+    assert.equal(r.code, 124);
+    assert.ok(Date.now() - started >= 900);
+    r = await wharf(d, ['wait', String(id), '--idle', '300', '--timeout', '5']);
+    assert.equal(r.code, 0, r.stderr);
+    await wharf(d, ['send-text', String(id), 'while :; do echo tick; sleep 0.1; done', '--submit']);
+    await waitFor(async () => (await screenJson(d, id)).lines.includes('tick'), { what: 'the ticking' });
+    r = await wharf(d, ['wait', String(id), '--idle', '500', '--timeout', '2']);
+    assert.equal(r.code, 124, 'never quiet for 500 ms');
+    r = await wharf(d, ['wait', String(id), '--for', '(', '--timeout', '1']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /not a valid regular expression/);
+    await wharf(d, ['send-keys', String(id), 'C-c']);
+  });
+
+  test('read-screen --since answers only the rows that changed', async (t) => {
+    const d = await daemon(t);
+    const id = await newShell(d);
+    await runJson(d, id, 'clear');
+    const first = await screenJson(d, id);
+    assert.equal(typeof first.seq, 'number');
+    await runJson(d, id, 'echo since-marker');
+    const changes = await screenJson(d, id, ['--since', String(first.seq)]);
+    assert.equal(changes.full, false);
+    assert.ok(changes.seq > first.seq);
+    const texts = changes.changed.map((c) => c.text);
+    assert.ok(texts.includes('since-marker'), JSON.stringify(changes));
+    assert.ok(changes.changed.length < first.rows, 'not every row');
+    const none = await screenJson(d, id, ['--since', String(changes.seq)]);
+    assert.deepEqual(none.changed, []);
+  });
+});
+
+describe('/api/v1', () => {
+  test('the same operations over HTTP with the key; refusals have their status', async (t) => {
+    const d = await daemon(t);
+    const key = { 'X-Wharf-Key': d.key };
+    const json = { ...key, 'Content-Type': 'application/json' };
+    let r = await httpGet(d, '/api/v1/sessions', {});
+    assert.equal(r.status, 403, 'no key');
+    r = await httpGet(d, '/api/v1/sessions', { method: 'POST', headers: json, body: JSON.stringify({ shell: 'bash' }) });
+    assert.equal(r.status, 200, r.body);
+    const id = JSON.parse(r.body).session;
+    r = await httpGet(d, `/api/v1/sessions/${id}/run`, { method: 'POST', headers: json, body: JSON.stringify({ command: 'echo api-$((1+1)); (exit 4)' }) });
+    assert.equal(r.status, 200, r.body);
+    let body = JSON.parse(r.body);
+    assert.equal(body.output, 'api-2\n');
+    assert.equal(body.exit_code, 4);
+    r = await httpGet(d, `/api/v1/sessions/${id}/screen?scrollback=5`, { headers: key });
+    assert.equal(r.status, 200);
+    body = JSON.parse(r.body);
+    assert.ok(body.lines.includes('api-2'));
+    r = await httpGet(d, `/api/v1/sessions/${id}/keys`, { method: 'POST', headers: json, body: JSON.stringify({ keys: ['Nope'] }) });
+    assert.equal(r.status, 400);
+    assert.equal(JSON.parse(r.body).code, 'bad_key');
+    r = await httpGet(d, `/api/v1/sessions/${id}/keys`, { method: 'POST', headers: { ...json, Origin: 'http://evil.example' }, body: JSON.stringify({ keys: ['Enter'] }) });
+    assert.equal(r.status, 403, 'a foreign Origin');
+    r = await httpGet(d, '/api/v1/sessions', { method: 'POST', headers: json, body: JSON.stringify({ command: 'rm -rf /' }) });
+    assert.equal(r.status, 400);
+    assert.match(JSON.parse(r.body).error, /no 'command' field/);
+    r = await httpGet(d, '/api/v1/sessions/999/screen', { headers: key });
+    assert.equal(r.status, 404);
+    r = await httpGet(d, `/api/v1/sessions/${id}`, { method: 'DELETE', headers: key });
+    assert.equal(r.status, 200);
+  });
+});
+
+describe('who may drive what', () => {
+  test('a wharf call from inside session A cannot read or drive the browser\'s session, and can drive one A started', async (t) => {
+    const d = await daemon(t);
+    // B: started by the browser (a key holder).
+    const w = await openWs(d);
+    t.after(() => w.close());
+    const b = (await w.newSession({ shell: 'bash' })).session;
+    // A: started from this terminal.
+    const a = await newShell(d);
+    const inA = (args) => { const [verb, ...rest] = args.split(' '); return runJson(d, a, `${wharfBin} ${verb} --state-dir ${d.stateDir} ${rest.join(' ')}`); };
+    let r = await inA(`read-screen ${b}`);
+    assert.equal(r.exit_code, 1);
+    assert.match(r.output, /may only use the sessions it started/);
+    r = await inA(`send-keys ${b} Enter`);
+    assert.equal(r.exit_code, 1);
+    assert.match(r.output, /not permitted|may only use/);
+    r = await inA(`kill ${b}`);
+    assert.equal(r.exit_code, 1);
+    r = await inA('new --shell bash');
+    assert.equal(r.exit_code, 0, r.output);
+    const c = Number(r.output.trim());
+    r = await inA(`run --session ${c} -- echo child-$((3*3))`);
+    assert.equal(r.exit_code, 0, r.output);
+    assert.equal(r.output, 'child-9\n');
+    r = await inA('ls --json');
+    const visible = JSON.parse(r.output).map((s) => s.id);
+    assert.ok(visible.includes(c) && !visible.includes(b), `session A sees ${visible}`);
+    const all = JSON.parse((await wharf(d, ['ls', '--json'])).stdout);
+    assert.equal(all.find((s) => s.id === c).creator, `session:${a}`);
+    assert.equal(all.find((s) => s.id === b).creator, 'key');
+    assert.equal(all.find((s) => s.id === a).creator, 'local');
+  });
+});
