@@ -5,9 +5,9 @@
 namespace wharf::cli {
 
 std::span<const Command> all_commands() {
-  static const std::array kCommands{kServeCommand,   kOpenCommand, kLsCommand,
-                                    kNewCommand,     kKillCommand, kReadScreenCommand,
-                                    kHistoryCommand, kAgentCommand};
+  static const std::array kCommands{kServeCommand,  kOpenCommand,    kLsCommand,
+                                    kNewCommand,    kKillCommand,    kReadScreenCommand,
+                                    kAttachCommand, kHistoryCommand, kAgentCommand};
   return kCommands;
 }
 
