@@ -24,13 +24,18 @@ const SLOW = { timeout: 20000 }; // login shells and tmux on a loaded machine
 class Tmux {
   constructor(t) {
     this.socket = `wharf-attach-${process.pid}-${randomBytes(4).toString('hex')}`;
-    t.after(() => this.run(['kill-server']).catch(() => {}));
+    // The socket's directory too is the test's own: tmux 3.3 leaves the file behind.
+    this.dir = mkdtempSync(join(tmpdir(), 'wharf-tmux-'));
+    t.after(async () => {
+      await this.run(['kill-server']).catch(() => {});
+      rmSync(this.dir, { recursive: true, force: true });
+    });
   }
 
   run(args) {
     return new Promise((resolve, reject) => {
       execFile(TMUX, ['-L', this.socket, '-f', '/dev/null', ...args], {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER, TERM: 'xterm-256color', SHELL: '/bin/sh' },
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER, TERM: 'xterm-256color', SHELL: '/bin/sh', TMUX_TMPDIR: this.dir },
         timeout: 10000,
       }, (error, stdout, stderr) => {
         if (error) reject(new Error(`tmux ${args.join(' ')}: ${error.message}\n${stderr}`));
