@@ -13,7 +13,7 @@
 namespace wharf::app {
 class SessionService;
 class UploadStore;
-}
+}  // namespace wharf::app
 
 namespace wharf::server {
 
