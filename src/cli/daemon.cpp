@@ -250,7 +250,9 @@ int run_daemon(const DaemonOptions& options) {
     return fail(chosen.error().message);
 
   // Uploads (the composer's images) live beside the state, swept at start and weekly.
-  app::UploadStore uploads(paths.state_dir / "uploads", app::kDefaultUploadMaxBytes, false);
+  app::UploadStore uploads(paths.state_dir / "uploads",
+                           file.upload_max_bytes.value_or(app::kDefaultUploadMaxBytes),
+                           file.upload_any_type.value_or(false));
   if (std::size_t swept = uploads.sweep(); swept > 0)
     spdlog::info("removed {} upload(s) older than a week", swept);
   asio::steady_timer upload_sweep(io);

@@ -238,6 +238,21 @@ Config walk(const toml::table& root, std::string_view source) {
                       }},
                  });
            }},
+          {"uploads",
+           [&](const toml::node& node) {
+             each_key(table_of(node, "[uploads]"), "[uploads]",
+                      {
+                          {"max_bytes",
+                           [&](const toml::node& n) {
+                             config.upload_max_bytes = static_cast<std::uint64_t>(
+                                 integer_of(n, "max_bytes", 1, 1LL << 30));
+                           }},
+                          {"any_type",
+                           [&](const toml::node& n) {
+                             config.upload_any_type = bool_of(n, "any_type");
+                           }},
+                      });
+           }},
           {"env",
            [&](const toml::node& node) {
              for (const auto& [name, value] : table_of(node, "[env]")) {

@@ -37,6 +37,10 @@ context_file = "/etc/wharf/note.md"
 shared_shell = true
 shell_integration = false
 
+[uploads]
+max_bytes = 1048576
+any_type = true
+
 [env]
 ACCOUNT = "acme"
 REGION = "eu"
@@ -67,6 +71,8 @@ argv = ["make", "test"]
   EXPECT_EQ(c.default_directory, "apps/api");
   EXPECT_EQ(c.shared_shell, true);
   EXPECT_EQ(c.shell_integration, false);
+  EXPECT_EQ(c.upload_max_bytes, 1048576u);
+  EXPECT_EQ(c.upload_any_type, true);
   EXPECT_EQ(c.env, (EnvList{{"ACCOUNT", "acme"}, {"REGION", "eu"}}));
   // Tables come back sorted by name.
   ASSERT_EQ(c.agents.size(), 2u);
