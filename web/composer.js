@@ -367,7 +367,8 @@ export function createComposer(root, { key, paste, focusTerminal }) {
 
   function grow() {
     box.style.height = 'auto';
-    box.style.height = `${Math.min(box.scrollHeight, Math.round(window.innerHeight * 0.4))}px`;
+    const border = box.offsetHeight - box.clientHeight; // scrollHeight leaves it out
+    box.style.height = `${Math.min(box.scrollHeight + border, Math.round(window.innerHeight * 0.4))}px`;
   }
   // The terminal ends where the composer starts (style.css: --composer-h).
   new ResizeObserver(() => {
