@@ -150,8 +150,11 @@ test('the opencode TUI gets the composer\'s message', { timeout: 180000 }, async
   const message = 'hello from the composer 42';
   await compose(page, [message]);
   await page.keyboard.press('Enter');
-  await withScreen(page, waitFor(async () => (await screenRows(page)).join('\n').includes(message),
-    { timeout: 30000, interval: 250, what: 'the message in opencode' }));
+  // Submitted, not only typed: opencode opens a conversation with it as the first turn.
+  await withScreen(page, waitFor(async () => {
+    const screen = (await screenRows(page)).join('\n');
+    return screen.includes(message) && screen.includes('New session -');
+  }, { timeout: 30000, interval: 250, what: 'the message submitted as opencode\'s first turn' }));
   await screenshot(page, 'composer-opencode.png');
   assertNoProblems(page);
 });
