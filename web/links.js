@@ -22,9 +22,26 @@ export function openLink(event, text) {
   return true;
 }
 
+// Hovering a link that can open says how (a tooltip on the terminal), as editors do.
+const isMac = /Mac|iPhone|iPad/.test(navigator.platform);
+function hover(event, text) {
+  const href = safeWebUrl(text);
+  const screen = event?.target?.closest?.('.xterm');
+  if (href && screen) screen.title = `${href}\n${isMac ? 'Cmd' : 'Ctrl'}+click to open`;
+}
+function leave(event) {
+  const screen = event?.target?.closest?.('.xterm');
+  if (screen) screen.removeAttribute('title');
+}
+
+// Options for the plain links (addon-web-links).
+export const webLinkOptions = { hover, leave };
+
 // xterm's handler for OSC 8 links. Non-http links reach `activate` too (so xterm shows
 // no prompt of its own for them) and are ignored there.
 export const linkHandler = {
   allowNonHttpProtocols: true,
   activate: (event, text) => { openLink(event, text); },
+  hover,
+  leave,
 };

@@ -13,7 +13,7 @@ import { WebglAddon } from './vendor/addon-webgl/addon-webgl.mjs';
 import { Unicode11Addon } from './vendor/addon-unicode11/addon-unicode11.mjs';
 import { WebLinksAddon } from './vendor/addon-web-links/addon-web-links.mjs';
 import { silenceQueries } from './terminal_queries.js';
-import { linkHandler, openLink } from './links.js';
+import { linkHandler, openLink, webLinkOptions } from './links.js';
 import { createSearch } from './search.js';
 
 const theme = {
@@ -48,7 +48,7 @@ export function createTerminalView(container) {
   term.loadAddon(fit);
   term.loadAddon(new Unicode11Addon());
   term.unicode.activeVersion = '11';
-  term.loadAddon(new WebLinksAddon(openLink));
+  term.loadAddon(new WebLinksAddon(openLink, webLinkOptions));
   silenceQueries(term);
   term.open(container);
   useWebglIfPossible(term);

@@ -72,13 +72,22 @@ test('a pasted image is uploaded and the session receives its saved path', { tim
   const chip = page.locator('.composer-chip');
   await waitFor(async () => (await chip.getAttribute('class'))?.includes('ready'), { what: 'the upload to finish' });
   const path = await chip.getAttribute('title');
+  await composer(page).press('End');
   assert.ok(path.startsWith(`${daemon.stateDir}/uploads/`) || path.includes('/uploads/'), `saved in the upload directory: ${path}`);
+  // A second one picked with the button's file input: the next number.
+  const bigger = tinyPng(24);
+  await page.locator('#composer input[type="file"]').setInputFiles({ name: 'square.png', mimeType: 'image/png', buffer: bigger });
+  assert.equal(await composer(page).inputValue(), 'stat -c "size=%s" [Image #1] [Image #2]');
+  await waitFor(async () => (await page.locator('.composer-chip.ready').count()) === 2, { what: 'both uploads to finish' });
+  const second = await page.locator('.composer-chip').nth(1).getAttribute('title');
+  assert.notEqual(second, path, 'each upload has its own path');
   await screenshot(page, 'composer-image.png');
   await page.keyboard.press('Enter');
   await waitForLine(page, `size=${png.length}`);
-  // What history keeps is what the shell received: the path, not the token.
+  await waitForLine(page, `size=${bigger.length}`);
+  // What history keeps is what the shell received: the paths, not the tokens.
   await page.keyboard.press('ArrowUp');
-  assert.equal(await composer(page).inputValue(), `stat -c "size=%s" ${path}`);
+  assert.equal(await composer(page).inputValue(), `stat -c "size=%s" ${path} ${second}`);
   assert.equal(await chip.count(), 0, 'the chip went with the sent message');
   assertNoProblems(page);
 });
@@ -157,4 +166,38 @@ test('the opencode TUI gets the composer\'s message', { timeout: 180000 }, async
   }, { timeout: 30000, interval: 250, what: 'the message submitted as opencode\'s first turn' }));
   await screenshot(page, 'composer-opencode.png');
   assertNoProblems(page);
+});
+
+test('dictation writes into the composer where the browser can listen, and hides where not', { timeout: 60000 }, async (t) => {
+  // A browser without a speech API: no button.
+  const deaf = await newWindow(t, browser);
+  await deaf.addInitScript(() => { delete window.SpeechRecognition; delete window.webkitSpeechRecognition; });
+  await openAttached(deaf, await ownDaemon(t));
+  assert.equal(await deaf.getByRole('button', { name: 'Dictate' }).isVisible(), false, 'no dictation button');
+
+  // One with it (a stand-in recogniser that hears one phrase once started).
+  const daemon = await ownDaemon(t);
+  const page = await newWindow(t, browser);
+  await page.addInitScript(() => {
+    window.SpeechRecognition = window.webkitSpeechRecognition = class {
+      start() {
+        setTimeout(() => {
+          const result = Object.assign([{ transcript: ' echo dictated-$((3+4)) ' }], { isFinal: true });
+          this.onresult?.({ resultIndex: 0, results: [result] });
+          this.onend?.();
+        }, 50);
+      }
+      stop() { this.onend?.(); }
+    };
+  });
+  await openAttached(page, daemon);
+  await waitForPrompt(page);
+  const mic = page.getByRole('button', { name: 'Dictate' });
+  assert.ok(await mic.isVisible(), 'the dictation button shows');
+  await mic.click();
+  await waitFor(async () => (await composer(page).inputValue()) === 'echo dictated-$((3+4))', { what: 'the words in the composer' });
+  assert.ok(await composer(page).evaluate((el) => el === document.activeElement), 'the composer has the focus');
+  await page.keyboard.press('Enter');
+  await waitForLine(page, 'dictated-7');
+  assertNoProblems(deaf, page);
 });
