@@ -19,9 +19,10 @@ const DRAFT = 'wharf.draft.';
 const HISTORY = 'wharf.history.';
 const HISTORY_MAX = 100;
 const MAX_PASTE = 48 * 1024; // the protocol's cap on a paste, in bytes of UTF-8
+const MAX_WIRE = 63 * 1024; // a client message may be 64 KiB at most, envelope included
 const TOKEN = /\[Image #(\d+)\]/g;
 
-export function createComposer(root, { key, paste, focusTerminal }) {
+export function createComposer(root, { key, paste }) {
   const encoder = new TextEncoder();
   root.classList.add('composer');
   root.innerHTML = '';
@@ -187,7 +188,8 @@ export function createComposer(root, { key, paste, focusTerminal }) {
     }
     const text = expand(box.value, d.images);
     if (!text.trim()) return;
-    if (encoder.encode(text).length > MAX_PASTE) {
+    // The text's cap, and the socket's cap on one message once JSON has escaped it.
+    if (encoder.encode(text).length > MAX_PASTE || encoder.encode(JSON.stringify(text)).length > MAX_WIRE) {
       flash('This message is too long to send at once (48 KiB at most).');
       return;
     }
@@ -230,7 +232,6 @@ export function createComposer(root, { key, paste, focusTerminal }) {
       send();
       return;
     }
-    if (e.key === 'Escape' && !box.value) { e.preventDefault(); focusTerminal(); return; }
     if (e.shiftKey || e.altKey || e.ctrlKey || e.metaKey || !current) return;
     if (e.key === 'ArrowUp') {
       const list = history();

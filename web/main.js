@@ -28,7 +28,6 @@ installClipboard(view);
 const composer = createComposer(document.getElementById('composer'), {
   key: new URLSearchParams(location.search).get('k'),
   paste: (text) => connection?.paste(text) ?? false,
-  focusTerminal: view.focus,
 });
 const tabsAndComposer = Object.assign(Object.create(tabs), {
   update(state) { tabs.update(state); composer.update(state); },

@@ -141,7 +141,7 @@ test('links open only http(s), only with Ctrl held, with noopener and noreferrer
   assertNoProblems(page);
 });
 
-test('Shift+Enter sends ESC CR, Ctrl+C interrupts even with a selection, Ctrl+Shift+C copies it', { timeout: 60000 }, async (t) => {
+test('Shift+Enter sends ESC CR; Ctrl+Shift+C and the context menu copy; Ctrl+C interrupts even with a selection', { timeout: 60000 }, async (t) => {
   const daemon = await ownDaemon(t);
   const page = await newWindow(t, browser, { clipboard: true, origin: daemon.origin });
   await openAttached(page, daemon);
@@ -168,12 +168,25 @@ test('Shift+Enter sends ESC CR, Ctrl+C interrupts even with a selection, Ctrl+Sh
   await page.keyboard.press('Control+Shift+C');
   await waitFor(async () => (await page.evaluate(() => navigator.clipboard.readText())) === 'copyme-word',
     { what: 'the selection on the clipboard' });
-  await page.keyboard.press('Control+C');
+  // The context menu's Copy: a right-click hands the selection to the browser's menu
+  // (xterm.js puts it, selected, in its text area); choosing Copy copies it.
+  await page.evaluate(() => navigator.clipboard.writeText(''));
+  await page.mouse.click(at.x, at.y, { button: 'right' });
+  assert.equal(await page.evaluate(() => {
+    const area = document.activeElement;
+    return area.value.slice(area.selectionStart, area.selectionEnd);
+  }), 'copyme-word', 'the menu sees the selection');
+  await page.evaluate(() => document.execCommand('copy')); // what the menu's Copy does
+  await waitFor(async () => (await page.evaluate(() => navigator.clipboard.readText())) === 'copyme-word',
+    { what: 'the menu\'s copy on the clipboard' });
+  await page.keyboard.press('Escape'); // closes the menu, if the browser drew one
+  await page.evaluate(() => navigator.clipboard.writeText('sentinel'));
+  await page.keyboard.press('Control+C'); // the word is still selected
   await withScreen(page, waitFor(async () => (await screenRows(page)).filter((r) => r.trim()).at(-1).endsWith('#')
     || (await screenRows(page)).filter((r) => r.trim()).at(-1).endsWith('$'), { what: 'a prompt after Ctrl+C' }));
   await run(page, 'echo alive-$((6*7))'); // typed into cat, this would come back unexpanded
   await waitForLine(page, 'alive-42');
-  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), 'copyme-word', 'Ctrl+C did not copy');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), 'sentinel', 'Ctrl+C did not copy');
   await screenshot(page, 'terminal-keys.png');
   assertNoProblems(page);
 });
