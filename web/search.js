@@ -38,10 +38,24 @@ export function createSearch(term, container, { focusTerminal }) {
     b.addEventListener('click', () => { action(); input.focus(); });
     return b;
   };
+  // Toggles, as in editors: match case, regular expression.
+  const options = { caseSensitive: false, regex: false };
+  const toggle = (label, text, option) => {
+    const b = button(label, text, () => {
+      options[option] = !options[option];
+      b.setAttribute('aria-pressed', String(options[option]));
+      find(true, true);
+    });
+    b.classList.add('term-search-toggle');
+    b.setAttribute('aria-pressed', 'false');
+    return b;
+  };
+  const matchCase = toggle('Match case', 'Aa', 'caseSensitive');
+  const regex = toggle('Use regular expression', '.*', 'regex');
   const prev = button('Previous match (Shift+Enter)', '↑', () => find(false));
   const next = button('Next match (Enter)', '↓', () => find(true));
   const close = button('Close (Escape)', '×', () => hide());
-  box.append(input, count, prev, next, close);
+  box.append(input, matchCase, regex, count, prev, next, close);
   container.append(box);
 
   addon.onDidChangeResults(({ resultIndex, resultCount }) => {
@@ -58,8 +72,11 @@ export function createSearch(term, container, { focusTerminal }) {
       count.textContent = '';
       return;
     }
-    const options = { decorations: DECORATIONS, incremental };
-    const found = forward ? addon.findNext(text, options) : addon.findPrevious(text, options);
+    const how = { ...options, decorations: DECORATIONS, incremental };
+    let found = false;
+    try {
+      found = forward ? addon.findNext(text, how) : addon.findPrevious(text, how);
+    } catch { /* an unfinished regular expression */ }
     if (!found) count.textContent = 'No results';
   }
 

@@ -206,7 +206,14 @@ test('Ctrl+F finds text in the scrollback and Escape gives the focus back', { ti
   await page.keyboard.type('needle-42');
   await waitForLine(page, 'needle-42', { what: 'the match scrolled into view' });
   await waitFor(async () => (await page.locator('.term-search-count').textContent()) === '1 of 1', { what: '"1 of 1"' });
+  // With the regular expression toggle on: the ten rows hay-290..hay-299.
+  await page.getByRole('button', { name: 'Use regular expression' }).click();
+  await box.fill('^hay-29\\d$');
+  await waitFor(async () => /^\d+ of 10$/.test(await page.locator('.term-search-count').textContent()), { what: '10 matches of the regex' });
   await screenshot(page, 'terminal-search.png');
+  await box.fill('needle-42');
+  await waitForLine(page, 'needle-42', { what: 'the needle again' });
+  await box.focus();
 
   await page.keyboard.press('Escape');
   await waitFor(async () => !(await box.isVisible()), { what: 'the search box to close' });
