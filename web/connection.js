@@ -191,7 +191,7 @@ export function openConnection({ view, status, tabs, key = new URLSearchParams(l
         break;
       case 'error':
         // A daemon without `paste`: the page types composer messages itself from now on.
-        if (msg.code === 'unknown_type' && pasting.length) {
+        if (msg.code === 'unknown_type' && /'paste'/.test(msg.message ?? '') && pasting.length) {
           typesPastes = true;
           const texts = pasting.splice(0);
           if (attached?.driver) for (const text of texts) actions.paste(text);
