@@ -21,6 +21,7 @@ const HISTORY_MAX = 100;
 const MAX_PASTE = 48 * 1024; // the protocol's cap on a paste, in bytes of UTF-8
 const MAX_WIRE = 63 * 1024; // a client message may be 64 KiB at most, envelope included
 const TOKEN = /\[Image #(\d+)\]/g;
+const PLACEHOLDER = 'Message — Enter sends, Shift+Enter adds a line';
 
 export function createComposer(root, { key, paste }) {
   const encoder = new TextEncoder();
@@ -40,7 +41,7 @@ export function createComposer(root, { key, paste }) {
   box.className = 'composer-text';
   box.rows = 1;
   box.spellcheck = true;
-  box.placeholder = 'Message — Enter sends, Shift+Enter adds a line';
+  box.placeholder = PLACEHOLDER;
   box.setAttribute('aria-label', 'Message');
   const mic = button('composer-mic', 'Dictate', icon(ICONS.mic));
   mic.setAttribute('aria-pressed', 'false');
@@ -60,8 +61,10 @@ export function createComposer(root, { key, paste }) {
 
   // ---- session following -------------------------------------------------------------
 
-  function update({ sessions = [], attachedId = null, online = false }) {
+  function update({ sessions = [], attachedId = null, online = false, driving = null }) {
     if (initialList === undefined) initialList = sessions;
+    box.placeholder = driving === false ? 'Watching — take over this session to send'
+      : attachedId == null ? 'No session' : PLACEHOLDER;
     const session = sessions.find((s) => s.id === attachedId);
     const next = session ? `${session.id}:${session.created ?? 0}` : null;
     if (next !== current) {
