@@ -201,3 +201,27 @@ test('dictation writes into the composer where the browser can listen, and hides
   await waitForLine(page, 'dictated-7');
   assertNoProblems(deaf, page);
 });
+
+test('a watching window keeps its message and is offered the session instead', { timeout: 60000 }, async (t) => {
+  const daemon = await ownDaemon(t);
+  const driver = await newWindow(t, browser);
+  const watcher = await newWindow(t, browser);
+  await openAttached(driver, daemon);
+  await waitForPrompt(driver);
+  await openAttached(watcher, daemon);
+  await waitFor(async () => (await composer(watcher).getAttribute('placeholder')).startsWith('Watching'),
+    { what: 'the watcher\'s composer to say it watches' });
+  await compose(watcher, ['echo from-the-watcher-$((5+5))']);
+  await watcher.keyboard.press('Enter');
+  await waitFor(() => watcher.locator('#notice').isVisible(), { what: 'the take-over notice' });
+  assert.equal(await composer(watcher).inputValue(), 'echo from-the-watcher-$((5+5))', 'the message stays');
+  // Taking over sends nothing by itself; Enter again does.
+  await watcher.getByRole('button', { name: 'Take over this session' }).first().click();
+  await waitFor(async () => (await composer(watcher).getAttribute('placeholder')).startsWith('Message'),
+    { what: 'the watcher to drive' });
+  assert.ok(!(await screenRows(watcher)).some((r) => r.trim() === 'from-the-watcher-10'), 'nothing ran yet');
+  await composer(watcher).press('Enter');
+  await waitForLine(watcher, 'from-the-watcher-10');
+  await waitForLine(driver, 'from-the-watcher-10');
+  assertNoProblems(driver, watcher);
+});
