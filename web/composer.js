@@ -57,6 +57,7 @@ export function createComposer(root, { key, paste }) {
   let walk = null; // index into the history while Up/Down recall is on, else null
   let initialList; // the connection's list before any `sessions` message (see update)
   const pending = new Map(); // storage key -> Set of upload promises
+  const previews = new WeakMap(); // image -> blob: URL of its picture (this page load only)
   let noteTimer = 0;
 
   // ---- session following -------------------------------------------------------------
@@ -114,12 +115,22 @@ export function createComposer(root, { key, paste }) {
   function chip(image) {
     const c = el('span', `composer-chip ${image.state}`);
     c.title = image.state === 'ready' ? image.path : image.state === 'failed' ? image.error ?? 'upload failed' : 'uploading…';
+    const preview = previews.get(image);
+    if (preview) {
+      const thumb = document.createElement('img');
+      thumb.className = 'composer-chip-thumb';
+      thumb.src = preview;
+      thumb.alt = '';
+      c.append(thumb);
+    }
     const label = el('span', 'composer-chip-label');
-    label.textContent = `[Image #${image.n}] ${image.name}${image.state === 'uploading' ? ' …' : image.state === 'failed' ? ' ✕ failed' : ''}`;
+    label.textContent = image.state === 'failed' ? `${image.name} — upload failed`
+      : `[Image #${image.n}] ${image.name}${image.state === 'uploading' ? ' …' : ''}`;
     const remove = button('composer-chip-remove', `Remove image ${image.n}`, '×');
     remove.addEventListener('click', () => {
       draft.images = draft.images.filter((i) => i !== image);
-      draft.text = draft.text.split(`[Image #${image.n}]`).join('').replace(/ {2,}/g, ' ');
+      forget(image);
+      draft.text = withoutToken(box.value, image.n);
       saveDraft();
       show();
       box.focus();
@@ -139,6 +150,7 @@ export function createComposer(root, { key, paste }) {
     const d = draft;
     for (const file of files) {
       const image = { n: d.next++, name: file.name || 'pasted image', path: null, state: 'uploading' };
+      if (/^image\//.test(file.type)) previews.set(image, URL.createObjectURL(file));
       d.images.push(image);
       insertAtCaret(`[Image #${image.n}]`);
       const job = uploadFile(file, key).then((answer) => {
@@ -147,6 +159,8 @@ export function createComposer(root, { key, paste }) {
       }, (err) => {
         image.state = 'failed';
         image.error = err.message;
+        // Its token would reach the session as plain text: it goes, the chip says why.
+        d.text = withoutToken(k === current ? box.value : d.text, image.n);
         flash(`Upload failed: ${err.message}`);
       }).finally(() => {
         pending.get(k)?.delete(job);
@@ -158,6 +172,12 @@ export function createComposer(root, { key, paste }) {
     }
     saveDraft();
     show();
+  }
+
+  function forget(image) {
+    const url = previews.get(image);
+    if (url) URL.revokeObjectURL(url);
+    previews.delete(image);
   }
 
   function insertAtCaret(token) {
@@ -197,6 +217,7 @@ export function createComposer(root, { key, paste }) {
       return;
     }
     if (!paste(text)) return; // not attached or not driving: the draft stays
+    for (const image of d.images) forget(image);
     remember(k, text);
     draft = emptyDraft();
     walk = null;
@@ -391,6 +412,10 @@ export function createComposer(root, { key, paste }) {
   }
 
   return { update, focus: () => box.focus(), element: box };
+}
+
+function withoutToken(text, n) {
+  return text.split(`[Image #${n}]`).join('').replace(/ {2,}/g, ' ');
 }
 
 function el(tag, className) {

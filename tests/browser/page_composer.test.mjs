@@ -81,7 +81,14 @@ test('a pasted image is uploaded and the session receives its saved path', { tim
   await waitFor(async () => (await page.locator('.composer-chip.ready').count()) === 2, { what: 'both uploads to finish' });
   const second = await page.locator('.composer-chip').nth(1).getAttribute('title');
   assert.notEqual(second, path, 'each upload has its own path');
+  // Something that is not an image is refused by the server (415): its chip says so and
+  // its token leaves the text, so nothing meaningless reaches the session.
+  await page.locator('#composer input[type="file"]').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('just text\n') });
+  await waitFor(() => page.locator('.composer-chip.failed').count(), { what: 'the refused upload\'s chip' });
+  assert.equal(await composer(page).inputValue(), 'stat -c "size=%s" [Image #1] [Image #2]', 'the refused file left no token');
+  page.problems = page.problems.filter((p) => !/HTTP 415: .*\/api\/upload/.test(p)); // expected here
   await screenshot(page, 'composer-image.png');
+  await composer(page).press('End');
   await page.keyboard.press('Enter');
   await waitForLine(page, `size=${png.length}`);
   await waitForLine(page, `size=${bigger.length}`);
