@@ -17,11 +17,13 @@ struct Command {
 };
 
 extern const Command kAgentCommand;
+extern const Command kAttachCommand;
 extern const Command kHistoryCommand;
 extern const Command kKillCommand;
 extern const Command kLsCommand;
 extern const Command kMcpCommand;
 extern const Command kNewCommand;
+extern const Command kNotifyCommand;
 extern const Command kOpenCommand;
 extern const Command kReadScreenCommand;
 extern const Command kRunCommand;
