@@ -414,8 +414,10 @@ export function createComposer(root, { key, paste }) {
   return { update, focus: () => box.focus(), element: box };
 }
 
+// The text without image n's token, and without the space that was put before it.
 function withoutToken(text, n) {
-  return text.split(`[Image #${n}]`).join('').replace(/ {2,}/g, ' ');
+  const token = `[Image #${n}]`;
+  return text.split(` ${token}`).join('').split(`${token} `).join('').split(token).join('');
 }
 
 function el(tag, className) {
