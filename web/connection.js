@@ -4,8 +4,6 @@
 // (flow control). After a drop it comes back by itself with backoff and re-attaches to
 // the session this window last viewed; only the first connection of a page load may
 // start a session, so reconnecting never starts one.
-import { typedPaste } from './paste.js';
-
 const PROTOCOL = 2;
 const MAX_MESSAGE = 64 * 1024; // the server closes the connection on larger messages
 const ACK_EVERY = 64 * 1024; // acknowledge at least this often while output streams
@@ -39,10 +37,6 @@ export function openConnection({ view, status, tabs, key = new URLSearchParams(l
   // drive is ours to take back.
   let ghost = null;
   let snapshotNext = null; // the `snapshot` message whose binary frame comes next
-  // Composer messages sent as `paste` and not yet answered; a daemon that answers
-  // `unknown_type` gets them typed by the page instead (paste.js).
-  let pasting = [];
-  let typesPastes = false;
 
   // Flow control: bytes of binary output processed by xterm.js since `attached`.
   // `epoch` changes on every attach and every socket, so callbacks of writes queued for
@@ -60,7 +54,6 @@ export function openConnection({ view, status, tabs, key = new URLSearchParams(l
     clearTimeout(retryTimer);
     phase = 'connecting';
     epoch++;
-    pasting = [];
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     const { cols, rows } = view.proposedSize(); // only used if this socket starts a session
     const query = new URLSearchParams({ k: key, cols, rows });
@@ -186,17 +179,7 @@ export function openConnection({ view, status, tabs, key = new URLSearchParams(l
         // A watcher shows the session at its size, in step with the output around it.
         if (!attached.driver) inOrder(() => { if (attached && !attached.driver) view.showSize(msg.cols, msg.rows); });
         break;
-      case 'pasted':
-        pasting.shift();
-        break;
       case 'error':
-        // A daemon without `paste`: the page types composer messages itself from now on.
-        if (msg.code === 'unknown_type' && /'paste'/.test(msg.message ?? '') && pasting.length) {
-          typesPastes = true;
-          const texts = pasting.splice(0);
-          if (attached?.driver) for (const text of texts) actions.paste(text);
-          break;
-        }
         // A refused new (or attach) leaves us where we were: acknowledge again.
         if (switching && ['limit_reached', 'start_failed', 'no_session'].includes(msg.code)) {
           switching = false;
@@ -380,12 +363,7 @@ export function openConnection({ view, status, tabs, key = new URLSearchParams(l
     paste(text) {
       if (phase !== 'open' || !attached || ws?.readyState !== WebSocket.OPEN) return false;
       if (!attached.driver) { status.watching(); return false; }
-      if (typesPastes) {
-        sendBytes(encoder.encode(typedPaste(text, { bracketed: term.modes.bracketedPasteMode, submit: true })));
-      } else {
-        pasting.push(text);
-        send({ type: 'paste', text, submit: true });
-      }
+      send({ type: 'paste', text, submit: true });
       return true;
     },
   };
