@@ -209,6 +209,9 @@ export function openConnection({ view, status, tabs, key = new URLSearchParams(l
         term.reset();
         view.showSize(snap.cols ?? attached?.cols ?? term.cols, snap.rows ?? attached?.rows ?? term.rows);
       });
+      // The snapshot replays the past: marked (whatever the epoch) so that clipboard.js
+      // ignores the OSC 52 in it. xterm.js runs write callbacks between chunks, in order.
+      term.write(NOTHING, () => view.replaying(true));
       write(bytes, () => {
         // Driving: the session follows this window, so the terminal fits the window
         // again; the server resizes the PTY and the program repaints.
@@ -217,6 +220,7 @@ export function openConnection({ view, status, tabs, key = new URLSearchParams(l
           sendSize(term, false);
         }
       });
+      term.write(NOTHING, () => view.replaying(false));
     } else {
       write(bytes);
     }
@@ -353,6 +357,15 @@ export function openConnection({ view, status, tabs, key = new URLSearchParams(l
     end(id) { send({ type: 'end', session: id }); },
     rename(id, name) { send({ type: 'rename', session: id, name }); },
     take() { send({ type: 'take' }); },
+    // The composer's message: typed into the attached session as one paste, then Enter
+    // (the daemon neutralises it). False when it cannot go: nothing attached, or this
+    // window only watches (the notice offers to take over).
+    paste(text) {
+      if (phase !== 'open' || !attached || ws?.readyState !== WebSocket.OPEN) return false;
+      if (!attached.driver) { status.watching(); return false; }
+      send({ type: 'paste', text, submit: true });
+      return true;
+    },
   };
 
   term.onData((data) => {

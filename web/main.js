@@ -6,6 +6,9 @@ import { createStatus } from './status.js';
 import { createTerminalView } from './terminal_view.js';
 import { createTabBar } from './tab_bar.js';
 import { openConnection } from './connection.js';
+// Terminal companions: the clipboard (OSC 52) and the composer below the terminal.
+import { installClipboard } from './clipboard.js';
+import { createComposer } from './composer.js';
 
 let connection = null; // the buttons below exist before the socket does
 const ask = (name) => (...args) => connection?.[name](...args);
@@ -20,4 +23,13 @@ const tabs = createTabBar(document.getElementById('tabs'), {
   onSelect: ask('select'), onNew: ask('newSession'), onEnd: ask('end'), onRename: ask('rename'),
   onTake: ask('take'), focusTerminal: view.focus,
 });
-connection = openConnection({ view, status, tabs });
+// The composer follows the attached session through the same updates as the tab bar.
+installClipboard(view);
+const composer = createComposer(document.getElementById('composer'), {
+  key: new URLSearchParams(location.search).get('k'),
+  paste: (text) => connection?.paste(text) ?? false,
+});
+const tabsAndComposer = Object.assign(Object.create(tabs), {
+  update(state) { tabs.update(state); composer.update(state); },
+});
+connection = openConnection({ view, status, tabs: tabsAndComposer });

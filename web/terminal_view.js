@@ -11,7 +11,10 @@ import { Terminal } from './vendor/xterm/xterm.mjs';
 import { FitAddon } from './vendor/addon-fit/addon-fit.mjs';
 import { WebglAddon } from './vendor/addon-webgl/addon-webgl.mjs';
 import { Unicode11Addon } from './vendor/addon-unicode11/addon-unicode11.mjs';
+import { WebLinksAddon } from './vendor/addon-web-links/addon-web-links.mjs';
 import { silenceQueries } from './terminal_queries.js';
+import { linkHandler, openLink, webLinkOptions } from './links.js';
+import { createSearch } from './search.js';
 
 const theme = {
   background: '#0e1116',
@@ -39,14 +42,19 @@ export function createTerminalView(container) {
     fontFamily: '"DejaVu Sans Mono", "Liberation Mono", ui-monospace, Menlo, Consolas, monospace',
     fontSize: 14,
     theme,
+    linkHandler, // OSC 8 links: see links.js
   });
   const fit = new FitAddon();
   term.loadAddon(fit);
   term.loadAddon(new Unicode11Addon());
   term.unicode.activeVersion = '11';
+  term.loadAddon(new WebLinksAddon(openLink, webLinkOptions));
   silenceQueries(term);
   term.open(container);
   useWebglIfPossible(term);
+  const search = createSearch(term, container, { focusTerminal: () => term.focus() });
+  term.attachCustomKeyEventHandler((event) => keys(term, search, event));
+  let replaying = false; // while the snapshot of a session is being written (clipboard.js)
 
   let fixed = null; // { cols, rows } while showing another window's size, else null (fit)
   const fitted = new Set(); // listeners told after the container changed the fitted size
@@ -120,7 +128,42 @@ export function createTerminalView(container) {
     },
     // `listener(term)` runs when the container changed the fitted size (driving only).
     onFitted(listener) { fitted.add(listener); },
+    // connection.js marks the bytes of a snapshot (a replay of the past, not live output).
+    replaying(on) { replaying = on; },
+    isReplaying: () => replaying,
+    search,
   };
+}
+
+// Keys the terminal handles itself, on the way in (return false: xterm.js ignores it).
+// - Shift+Enter sends ESC CR, what the agents read as "a newline, not send" (the same
+//   bytes Alt+Enter sends, which keeps working as xterm.js has it).
+// - Ctrl+C is always an interrupt, selection or not (xterm.js's own behaviour).
+//   Copying is Cmd+C on a Mac, Ctrl+Shift+C elsewhere, or the context menu.
+// - Ctrl+F (Cmd+F) opens the search box instead of the browser's find.
+function keys(term, search, event) {
+  const key = event.key;
+  const plainShift = event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey;
+  if (key === 'Enter' && plainShift) {
+    if (event.type === 'keydown') term.input('\x1b\r', true);
+    event.preventDefault();
+    return false;
+  }
+  const lower = key.length === 1 ? key.toLowerCase() : key;
+  const copy = lower === 'c' && ((event.metaKey && !event.ctrlKey) || (event.ctrlKey && event.shiftKey && !event.metaKey));
+  if (copy) {
+    if (event.type === 'keydown' && term.hasSelection()) {
+      navigator.clipboard?.writeText(term.getSelection()).catch(() => {});
+    }
+    event.preventDefault();
+    return false;
+  }
+  if (lower === 'f' && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey) {
+    if (event.type === 'keydown') search.show();
+    event.preventDefault();
+    return false;
+  }
+  return true;
 }
 
 // WebGL is much faster for busy output; the DOM renderer is the safe default. A GPU
