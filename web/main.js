@@ -6,6 +6,12 @@ import { createStatus } from './status.js';
 import { createTerminalView } from './terminal_view.js';
 import { createTabBar } from './tab_bar.js';
 import { openConnection } from './connection.js';
+// -- the bar's company: launcher, activity, curtain, power (one module each) --
+import { ask as askConfirm } from './confirm.js';
+import { createLauncher } from './launcher.js';
+import { createActivity } from './activity.js';
+import { createCurtain } from './curtain.js';
+import { createPower } from './power.js';
 
 let connection = null; // the buttons below exist before the socket does
 const ask = (name) => (...args) => connection?.[name](...args);
@@ -16,8 +22,35 @@ const status = createStatus({
   notice: document.getElementById('notice'),
   empty: document.getElementById('empty'),
 }, { onTakeOver: ask('take'), onNewSession: ask('newSession'), focusTerminal: view.focus });
-const tabs = createTabBar(document.getElementById('tabs'), {
-  onSelect: ask('select'), onNew: ask('newSession'), onEnd: ask('end'), onRename: ask('rename'),
-  onTake: ask('take'), focusTerminal: view.focus,
+
+// -- the tab bar and what hangs off it --
+const pageKey = new URLSearchParams(location.search).get('k');
+let tabs = null;
+const launcher = createLauncher({
+  key: pageKey, onLaunch: ask('newSession'), focusTerminal: view.focus,
+  onOpenChange: (open) => tabs?.setLauncherOpen(open),
 });
-connection = openConnection({ view, status, tabs });
+tabs = createTabBar(document.getElementById('tabs'), {
+  onSelect: ask('select'), onNew: ask('newSession'), onEnd: ask('end'), onRename: ask('rename'),
+  onReorder: ask('reorder'), onTake: ask('take'), onLauncher: (anchor) => launcher.toggle(anchor),
+  focusTerminal: view.focus, ask: askConfirm,
+});
+const activity = createActivity({ onSeen: ask('seen'), terminalEl: document.getElementById('terminal') });
+const curtain = createCurtain(document.getElementById('curtain'), {
+  key: pageKey, inert: [document.getElementById('tabs'), document.getElementById('empty'), document.getElementById('notice')],
+});
+const power = createPower({
+  key: pageKey, onStopping: () => curtain.stopping(), onError: (text) => status.error(text), focusTerminal: view.focus,
+});
+tabs.tools.append(activity.bell, power.element);
+// Everything that follows the session list hears it from one place.
+const bar = { update(state) { tabs.update(state); activity.update(state); power.update(state); } };
+const hooks = {
+  up: () => curtain.up(),
+  down: () => { launcher.close(); curtain.down(); },
+  stopping: () => curtain.stopping(),
+  chime: () => activity.chime(),
+};
+// --
+
+connection = openConnection({ view, status, tabs: bar, hooks });

@@ -1,13 +1,12 @@
 // What the page tells the person about its state, in three places:
-// - the status line, a small pill over the terminal's corner: connecting, reconnecting
-//   (only once an outage outlasts a short grace), a page that cannot go on, and brief
+// - the status line, a small pill over the terminal's corner: connecting, a page that
+//   cannot go on (an outage is the curtain's, see curtain.js), and brief
 //   flashes (a refused request, a session that ended while we moved on);
 // - the watcher notice, with a "Take over" button: shown when this window's input was
 //   refused because another window drives the session, or when it lost the drive;
 // - the empty state, a panel over the terminal when this window is attached to nothing
 //   (no session left, or the last one ended), with a "New session" button.
 // Only the notice and the panel take clicks; the status line lets them fall through.
-const DOWN_GRACE_MS = 3000; // short blips reconnect silently; only a real outage is shown
 const FLASH_MS = 5000;
 const NOTICE_MS = 8000; // after the last refused keystroke
 
@@ -72,17 +71,12 @@ export function createStatus({ line, notice, empty }, { onTakeOver, onNewSession
     connecting() { setSteady({ text: 'Connecting…', kind: 'info' }); },
     // The server greeted us: whatever we were waiting for is over.
     up() { if (steady?.kind !== 'error') setSteady(null); },
-    // Called on every drop; the message appears only if the outage outlasts the grace.
-    // Buttons that need the server go away at once: they could not work meanwhile.
+    // Called on every drop. Buttons that need the server go away at once: they could
+    // not work meanwhile. Saying so (after a grace) is the curtain's job (curtain.js).
     down() {
       hideNotice();
       empty.hidden = true;
-      if (downTimer || steady?.kind === 'warn') return;
-      downTimer = setTimeout(() => {
-        downTimer = 0;
-        steady = { text: 'Disconnected. Reconnecting…', kind: 'warn' };
-        render();
-      }, DOWN_GRACE_MS);
+      if (steady?.kind === 'info') setSteady(null);
     },
     // The page cannot go on by itself (no key, unknown protocol): stays until reload.
     fatal(text) {
