@@ -275,7 +275,11 @@ export function createTabBar(el, {
       list.insertBefore(tab, others[index] ?? null);
       drag.originX += tab.offsetLeft - left; // the slot moved; the tab stays under the pointer
     }
-    tab.style.transform = `translateX(${x - drag.originX}px)`;
+    // Kept inside the list: a tab dragged past either end stops at it.
+    const min = -tab.offsetLeft + list.scrollLeft;
+    const max = list.clientWidth + list.scrollLeft - tab.offsetLeft - tab.offsetWidth;
+    const dx = Math.min(Math.max(x - drag.originX, min), Math.max(min, max));
+    tab.style.transform = `translateX(${dx}px)`;
   }
 
   function drop(cancelled) {
