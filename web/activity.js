@@ -56,8 +56,13 @@ export function createActivity({ onSeen, terminalEl }) {
   for (const type of ['pointerdown', 'keydown']) document.addEventListener(type, unlockAudio, { capture: true, once: true });
 
   let chimes = 0;
+  let silenced = 0;
   function chime() {
-    if (muted) return false;
+    if (muted) {
+      silenced++;
+      document.documentElement.dataset.chimesMuted = String(silenced);
+      return false;
+    }
     unlockAudio();
     if (!audio) return false;
     const now = audio.currentTime;

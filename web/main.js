@@ -14,6 +14,7 @@ import { createCurtain } from './curtain.js';
 import { createPower } from './power.js';
 
 let connection = null; // the buttons below exist before the socket does
+let launcher = null; // the empty state's "Choose…" opens it
 const ask = (name) => (...args) => connection?.[name](...args);
 
 const view = createTerminalView(document.getElementById('terminal'));
@@ -21,12 +22,12 @@ const status = createStatus({
   line: document.getElementById('status'),
   notice: document.getElementById('notice'),
   empty: document.getElementById('empty'),
-}, { onTakeOver: ask('take'), onNewSession: ask('newSession'), focusTerminal: view.focus });
+}, { onTakeOver: ask('take'), onNewSession: ask('newSession'), onChoose: (at) => launcher?.toggle(at), focusTerminal: view.focus });
 
 // -- the tab bar and what hangs off it --
 const pageKey = new URLSearchParams(location.search).get('k');
 let tabs = null;
-const launcher = createLauncher({
+launcher = createLauncher({
   key: pageKey, onLaunch: ask('newSession'), focusTerminal: view.focus,
   onOpenChange: (open) => tabs?.setLauncherOpen(open),
 });

@@ -12,7 +12,7 @@ const NOTICE_MS = 8000; // after the last refused keystroke
 
 export const WATCHING_TEXT = 'Watching — another window drives this session.';
 
-export function createStatus({ line, notice, empty }, { onTakeOver, onNewSession, focusTerminal }) {
+export function createStatus({ line, notice, empty }, { onTakeOver, onNewSession, onChoose, focusTerminal }) {
   let steady = null; // { text, kind } or null when there is nothing to say
   let flash = null;
   let downTimer = 0;
@@ -57,12 +57,23 @@ export function createStatus({ line, notice, empty }, { onTakeOver, onNewSession
   newButton.type = 'button';
   newButton.textContent = 'New session';
   newButton.addEventListener('click', () => { onNewSession(); focusTerminal(); });
+  // "Choose…": the launcher (what to run, where), when the page has one.
+  const chooseButton = document.createElement('button');
+  chooseButton.type = 'button';
+  chooseButton.className = 'secondary';
+  chooseButton.textContent = 'Choose…';
+  chooseButton.setAttribute('aria-label', 'Choose what to start and where');
+  chooseButton.addEventListener('click', () => onChoose?.(chooseButton));
+  const emptyButtons = document.createElement('div');
+  emptyButtons.className = 'buttons';
+  emptyButtons.append(newButton);
+  if (onChoose) emptyButtons.append(chooseButton);
   const emptyHint = document.createElement('p');
   emptyHint.className = 'hint';
   emptyHint.textContent = 'or press Enter';
   const card = document.createElement('div');
   card.className = 'card';
-  card.replaceChildren(emptyTitle, emptyText, newButton, emptyHint);
+  card.replaceChildren(emptyTitle, emptyText, emptyButtons, emptyHint);
   empty.replaceChildren(card);
   empty.hidden = true;
   keepFocusOut(empty);
