@@ -108,7 +108,7 @@ export function createCurtain(el, { key, inert = [] }) {
       clearTimeout(graceTimer);
       graceTimer = 0;
       setInert(true);
-      show('stopping', 'wharf is stopping…', 'Every session is being ended.');
+      show('stopping', 'wharf is stopping', 'Every session is being ended.');
     },
     // The page cannot go on for a reason of its own (no key in the URL).
     fatal(heading, body) {

@@ -133,7 +133,8 @@ export function createTabBar(el, {
       session.cwd || null].filter(Boolean).join(' in ');
     const state = describeActivity(session.activity);
     const driven = drivenElsewhere ? 'driven by another window' : null;
-    const extra = [state, driven].filter(Boolean).join(', ');
+    const shared = session.shared_shell ? 'the shared shell' : null;
+    const extra = [shared, state, driven].filter(Boolean).join(', ');
     if (extra) name.setAttribute('aria-description', extra);
     name.title = `${session.name}${what ? ` — ${what}` : ''}${extra ? ` (${extra})` : ''}\n`
       + 'Double-click to rename, drag to reorder';
@@ -146,6 +147,14 @@ export function createTabBar(el, {
     name.addEventListener('keydown', (event) => onTabKey(event, tab, session));
     tab.append(light, name);
 
+    if (session.shared_shell) {
+      const shared = document.createElement('span');
+      shared.className = 'tab-shared';
+      shared.textContent = 'shared';
+      shared.title = 'The shared shell: programs and agents run commands here while you watch';
+      shared.setAttribute('aria-hidden', 'true');
+      tab.append(shared);
+    }
     if (drivenElsewhere) {
       const marker = document.createElement('span');
       marker.className = 'tab-driven';

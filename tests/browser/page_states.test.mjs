@@ -137,3 +137,31 @@ test('the power button asks, names every session, and stops the daemon', { timeo
   await screenshot(page, 'curtain-stopped.png');
   assert.equal(unexpected(page).length, 0, unexpected(page).join('\n'));
 });
+
+test('`stopping` shows a wait at once, and the closing socket turns it into stopped', { timeout: 60000 }, async (t) => {
+  const daemon = await ownDaemon(t);
+  const page = await newWindow(browser, t);
+  // The daemon's frames pass through the test, which can add a `stopping` and close the
+  // socket the way a stopping daemon does, whatever this daemon's own stop path is.
+  let route = null;
+  let refuse = false;
+  await page.routeWebSocket(/\/ws\?/, (ws) => {
+    if (refuse) { ws.close({ code: 1006 }); return; }
+    ws.connectToServer();
+    route = ws;
+  });
+  await openAttached(page, daemon);
+  await waitForPrompt(page);
+  await watchCurtain(page);
+  route.send(JSON.stringify({ type: 'stopping' }));
+  await waitFor(async () => (await curtainReason(page)) === 'stopping', { timeout: 2000, what: 'the stopping curtain at once' });
+  assert.match(await page.locator('#curtain').textContent(), /stopping/);
+  await screenshot(page, 'curtain-stopping.png');
+  refuse = true;
+  await daemon.stop();
+  route.close({ code: 1000 });
+  await waitFor(async () => (await curtainReason(page)) === 'stopped', { timeout: 10000, what: 'the stopped curtain' });
+  assert.match(await page.locator('#curtain').textContent(), /wharf has stopped/);
+  await screenshot(page, 'curtain-stopped.png');
+  assert.equal(unexpected(page).length, 0, unexpected(page).join('\n'));
+});
