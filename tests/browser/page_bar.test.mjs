@@ -235,6 +235,21 @@ test('the bar is a tablist: roles, aria-selected, arrow keys and named buttons',
   await waitFor(() => page.evaluate(() => document.activeElement?.classList.contains('xterm-helper-textarea')),
     { what: 'the focus back in the terminal' });
 
+  // F2 renames the focused tab (Escape cancels); Delete asks to end it (Escape declines).
+  await page.getByRole('tab', { name: s2, exact: true }).focus();
+  await page.keyboard.press('F2');
+  const field = page.getByRole('textbox', { name: `Rename ${s2}` });
+  await field.waitFor({ timeout: 5000 });
+  await page.keyboard.press('Escape');
+  await field.waitFor({ state: 'detached', timeout: 5000 });
+  await page.getByRole('tab', { name: s2, exact: true }).focus();
+  await page.keyboard.press('Delete');
+  const question = page.getByRole('alertdialog', { name: `End ${s2}?` });
+  await question.waitFor({ timeout: 5000 });
+  await page.keyboard.press('Escape');
+  await question.waitFor({ state: 'detached', timeout: 5000 });
+  assert.deepEqual(await tabNames(page), [s1, s2], 'nothing renamed or ended');
+
   // Every button in the bar has an accessible name.
   const unnamed = await page.locator('#tabs button').evaluateAll((buttons) => buttons
     .filter((b) => !(b.getAttribute('aria-label') || b.textContent).trim()).map((b) => b.outerHTML));
