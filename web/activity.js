@@ -21,6 +21,7 @@ export function createActivity({ onSeen, terminalEl }) {
   let attachedId = null;
   let sessionName = null;
   let lastSeenSent = new Map(); // id -> the activity we already said we saw
+  let lastOn = null; // the session this window was last attached to (kept across drops)
 
   // ---- the bell ---------------------------------------------------------------------
   let muted = false;
@@ -174,7 +175,10 @@ export function createActivity({ onSeen, terminalEl }) {
   return {
     bell,
     update(state) {
-      const arrived = state.attachedId != null && state.attachedId !== attachedId;
+      // Arriving: on a session other than the one this window was last on. Coming back
+      // to the same one after a dropped socket is not the person arriving anywhere.
+      const arrived = state.attachedId != null && state.attachedId !== lastOn;
+      if (state.attachedId != null) lastOn = state.attachedId;
       sessions = Array.isArray(state.sessions) ? state.sessions : [];
       attachedId = state.attachedId ?? null;
       sessionName = sessions.find((s) => s.id === attachedId)?.name ?? null;
