@@ -77,7 +77,7 @@ FUZZ_RUNS ?= 50000
 # now stops them). Mutating further still finds libvterm 0.1.4 crashes, kept in
 # tests/fuzz/open until the emulator is replaced: SCREEN_FUZZ_RUNS=100000 make fuzz.
 SCREEN_FUZZ_RUNS ?= 0
-FUZZERS := control_message jsonrpc key_names launch output_text request_policy router screen
+FUZZERS := control_message jsonrpc key_names launch output_text query_filter request_policy router screen
 
 fuzz: deps
 	cmake --preset fuzz >/dev/null

@@ -17,6 +17,7 @@ struct Command {
 };
 
 extern const Command kAgentCommand;
+extern const Command kAttachCommand;
 extern const Command kHistoryCommand;
 extern const Command kKillCommand;
 extern const Command kLsCommand;
