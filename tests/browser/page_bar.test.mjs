@@ -250,6 +250,20 @@ test('the bar is a tablist: roles, aria-selected, arrow keys and named buttons',
   await question.waitFor({ state: 'detached', timeout: 5000 });
   assert.deepEqual(await tabNames(page), [s1, s2], 'nothing renamed or ended');
 
+  // A click on the bar's empty part hands the focus back to the terminal; an open rename
+  // field keeps it.
+  const inTerminal = () => page.evaluate(() => document.activeElement?.classList.contains('xterm-helper-textarea'));
+  await page.getByRole('tab', { name: s2, exact: true }).focus();
+  await page.mouse.click(600, 15);
+  await waitFor(inTerminal, { what: 'the focus back in the terminal after a click on the bar' });
+  await page.getByRole('tab', { name: s2, exact: true }).dblclick();
+  const editing = page.getByRole('textbox', { name: `Rename ${s2}` });
+  await editing.waitFor({ timeout: 5000 });
+  await page.mouse.click(600, 15);
+  assert.equal(await editing.evaluate((el) => el === document.activeElement), true, 'the rename field keeps the focus');
+  await page.keyboard.press('Escape');
+  await waitFor(inTerminal, { what: 'the focus back in the terminal after the rename' });
+
   // Every button in the bar has an accessible name.
   const unnamed = await page.locator('#tabs button').evaluateAll((buttons) => buttons
     .filter((b) => !(b.getAttribute('aria-label') || b.textContent).trim()).map((b) => b.outerHTML));
