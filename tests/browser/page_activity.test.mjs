@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import {
   launchBrowser, ownDaemon, newWindow, assertNoProblems, openAttached, waitForPrompt,
   run, tabNames, selectedTab, screenshot, newSession, waitFor, artifactsDir,
-} from '../support/page.mjs';
+} from '../support/bar_page.mjs';
 
 let browser;
 before(async () => { browser = await launchBrowser(); });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import {
   launchBrowser, ownDaemon, newWindow, assertNoProblems, openAttached, waitForPrompt, waitForLine,
   run, tabNames, selectedTab, screenshot, newSession, waitFor, screenRows,
-} from '../support/page.mjs';
+} from '../support/bar_page.mjs';
 
 let browser;
 before(async () => { browser = await launchBrowser(); });

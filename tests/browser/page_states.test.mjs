@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import {
   launchBrowser, ownDaemon, newWindow, assertNoProblems, openAttached, waitForPrompt, waitForLine,
   run, tabNames, screenshot, newSession, waitFor, restartDaemon,
-} from '../support/page.mjs';
+} from '../support/bar_page.mjs';
 
 let browser;
 before(async () => { browser = await launchBrowser(); });

@@ -1,4 +1,4 @@
-// Shared pieces of the page tests (page_bar, page_states, page_activity): Debian's
+// Shared pieces of the tab-bar tests (page_bar, page_states, page_activity): Debian's
 // chromium through playwright-core, a daemon of each test's own, windows that record
 // every problem the page logs, and reading the terminal as a screen reader does. Every
 // wait has a deadline; nothing sleeps.
