@@ -29,7 +29,8 @@ Session::Session(asio::io_context& io, core::SessionId id, std::string program,
       pty_(io, process.release_master()),
       size_(size),
       timings_(timings),
-      ending_timer_(io) {}
+      ending_timer_(io),
+      activity_timer_(io) {}
 
 void Session::start(std::function<void(core::SessionId, const core::ExitStatus&)> on_finished) {
   on_finished_ = std::move(on_finished);
@@ -78,6 +79,7 @@ void Session::on_output(std::size_t n) {
   last_activity_ = std::chrono::steady_clock::now();
   last_output_ = last_activity_;
   if (shell_.integrated) follow_shell_marks(*chunk);
+  activity_changed(activity_.on_output(last_output_));
   for_each_observer([&](SessionObserver& o) { o.on_output(chunk); });
   screen_->feed(*chunk);
   std::string replies = screen_->take_replies();
@@ -105,11 +107,48 @@ void Session::follow_shell_marks(std::string_view chunk) {
   }
 }
 
+void Session::mark_activity(core::Activity activity) {
+  activity_changed(activity_.mark(activity, std::chrono::steady_clock::now()));
+}
+
+void Session::seen() {
+  activity_changed(activity_.seen());
+}
+
+void Session::activity_changed(bool changed) {
+  if (changed && on_activity_) on_activity_(id_, ActivityEvent::kChanged);
+  arm_activity_timer();
+}
+
+// One timer per session, armed for the tracker's next deadline. Output moves the
+// deadline later many times a second; rather than re-arming for each read, a timer that
+// fires early just arms itself again for the deadline as it is then.
+void Session::arm_activity_timer() {
+  if (activity_timer_armed_ || finished_) return;
+  auto deadline = activity_.next_deadline();
+  if (!deadline) return;
+  activity_timer_armed_ = true;
+  activity_timer_.expires_at(*deadline);
+  activity_timer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+    auto self = weak.lock();
+    if (!self) return;
+    self->activity_timer_armed_ = false;
+    if (ec || self->finished_) return;
+    auto now = std::chrono::steady_clock::now();
+    bool changed = self->activity_.tick(now);
+    if (changed && self->on_activity_) self->on_activity_(self->id_, ActivityEvent::kChanged);
+    if (self->activity_.chime_due(now) && self->on_activity_)
+      self->on_activity_(self->id_, ActivityEvent::kChime);
+    self->arm_activity_timer();
+  });
+}
+
 bool Session::write_input(std::string_view bytes) {
   if (ending_ || finished_ || !pty_.is_open()) return false;
   if (input_bytes_ + bytes.size() > kMaxPendingInputBytes) return false;
   bytes_in_ += bytes.size();
   last_activity_ = std::chrono::steady_clock::now();
+  activity_.on_input(last_activity_);
   queue_input(bytes);
   return true;
 }
@@ -214,6 +253,7 @@ void Session::maybe_finish() {
   finished_ = true;
   close_pty();
   ending_timer_.cancel();
+  activity_timer_.cancel();
   if (on_finished_) on_finished_(id_, *leader_exit_);
 }
 

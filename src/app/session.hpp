@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "core/activity.hpp"
 #include "core/control_message.hpp"
 #include "core/exit_status.hpp"
 #include "core/screen.hpp"
@@ -91,6 +92,16 @@ class Session : public std::enable_shared_from_this<Session> {
   // When the program last printed anything.
   std::chrono::steady_clock::time_point last_output() const { return last_output_; }
 
+  // What the session is doing, for the tab's light (core/activity.hpp). The listener
+  // hears every change and, once per unseen finish, that it is time to chime.
+  enum class ActivityEvent { kChanged, kChime };
+  void set_activity_listener(std::function<void(core::SessionId, ActivityEvent)> listener) {
+    on_activity_ = std::move(listener);
+  }
+  core::Activity activity() const { return activity_.activity(); }
+  void mark_activity(core::Activity activity);  // wharf notify
+  void seen();                                  // a person looked at it
+
   const ShellState& shell_state() const { return shell_; }
   void set_shell_integration(bool integrated) { shell_.integrated = integrated; }
   // One run_command at a time per session: the shell reads one command line at a time.
@@ -121,6 +132,8 @@ class Session : public std::enable_shared_from_this<Session> {
   void read_more();
   void on_output(std::size_t n);
   void follow_shell_marks(std::string_view chunk);
+  void activity_changed(bool changed);
+  void arm_activity_timer();
   void write_more();
   void queue_input(std::string_view bytes);
   void ending_tick();
@@ -159,6 +172,10 @@ class Session : public std::enable_shared_from_this<Session> {
   std::vector<core::ShellMark> found_marks_;  // reused storage
   ShellState shell_;
   bool command_in_flight_ = false;
+  core::ActivityTracker activity_;
+  asio::steady_timer activity_timer_;
+  bool activity_timer_armed_ = false;
+  std::function<void(core::SessionId, ActivityEvent)> on_activity_;
 };
 
 }  // namespace wharf::app

@@ -175,6 +175,8 @@ core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest&
                                            spec.size, options_.timings);
   registry_.set_origin(id.value(), request.owner, request.shared_shell);
   session->set_shell_integration(integrated);
+  session->set_activity_listener(
+      [this](core::SessionId sid, Session::ActivityEvent event) { on_activity(sid, event); });
   sessions_.emplace(id.value(), session);
   session->start([this](core::SessionId finished, const core::ExitStatus& status) {
     on_session_finished(finished, status);
@@ -285,6 +287,7 @@ core::Result<Attachment> SessionService::attach(core::WindowId window,
   }
   session->attach(observer);
   core::DriverChange change = registry_.attach(session->id(), window);
+  last_used_window_ = window;
   bool driver = registry_.is_driver(session->id(), window);
   // The first window to attach gives the session its size.
   if (change.gained == window) session->resize(size);
@@ -312,7 +315,47 @@ core::Status SessionService::input(core::WindowId window, core::SessionId id,
   if (!it->second->write_input(bytes)) {
     return core::Error{"the session is not taking input (ended, or not reading)", "input_refused"};
   }
+  last_used_window_ = window;
   return core::ok_status();
+}
+
+core::Result<core::PastedText> SessionService::paste(core::WindowId window, core::SessionId id,
+                                                     std::string_view text, bool submit) {
+  auto it = sessions_.find(id);
+  if (it == sessions_.end()) return no_session(id);
+  core::PastedText pasted = core::encode_paste(text, it->second->screen().modes().bracketed_paste);
+  if (submit) pasted.bytes += '\r';
+  if (auto typed = input(window, id, pasted.bytes); !typed) return typed.error();
+  return pasted;
+}
+
+core::Status SessionService::seen(core::WindowId window, core::SessionId id) {
+  auto it = sessions_.find(id);
+  if (it == sessions_.end()) return no_session(id);
+  last_used_window_ = window;
+  it->second->seen();
+  return core::ok_status();
+}
+
+core::Status SessionService::mark_activity(core::SessionId id, core::Activity activity) {
+  auto it = sessions_.find(id);
+  if (it == sessions_.end()) return no_session(id);
+  it->second->mark_activity(activity);
+  return core::ok_status();
+}
+
+void SessionService::on_activity(core::SessionId id, Session::ActivityEvent event) {
+  if (event == Session::ActivityEvent::kChanged) {
+    announce_list();
+    return;
+  }
+  // One chime for all the windows of this daemon: the one used last, else any.
+  auto chosen = windows_.find(last_used_window_);
+  std::shared_ptr<WindowListener> listener =
+      chosen != windows_.end() ? chosen->second.lock() : nullptr;
+  for (auto it = windows_.begin(); !listener && it != windows_.end(); ++it)
+    listener = it->second.lock();
+  if (listener) listener->on_chime(id);
 }
 
 core::Result<core::TerminalSize> SessionService::resize(core::WindowId window, core::SessionId id,
@@ -430,6 +473,7 @@ OutputChunk SessionService::sessions_list() const {
   if (list_cache_) return list_cache_;
   std::vector<core::SessionSummary> rows;
   for (const core::SessionEntry* e : registry_.entries()) {
+    auto session = find(e->id);
     rows.push_back(core::SessionSummary{.id = e->id,
                                         .name = e->name(),
                                         .program = e->program,
@@ -438,7 +482,10 @@ OutputChunk SessionService::sessions_list() const {
                                         .created_ms = e->created_ms,
                                         .ending = e->status == core::SessionStatus::kEnding,
                                         .driver = e->driver,
-                                        .windows = e->windows.size()});
+                                        .windows = e->windows.size(),
+                                        .activity = std::string(core::activity_name(
+                                            session ? session->activity() : core::Activity::kIdle)),
+                                        .shared_shell = e->shared_shell});
   }
   list_cache_ = std::make_shared<const std::string>(core::sessions_message(rows));
   return list_cache_;
@@ -454,6 +501,12 @@ void SessionService::announce_driver(core::SessionId session, const core::Driver
   };
   tell(change.lost, false);
   tell(change.gained, true);
+}
+
+void SessionService::announce_stop() {
+  auto windows = windows_;
+  for (auto& [id, weak] : windows)
+    if (auto listener = weak.lock()) listener->on_stop_announced();
 }
 
 void SessionService::stop_windows() {

@@ -23,6 +23,7 @@
 #include "core/catalog.hpp"
 #include "core/env_spec.hpp"
 #include "core/environment.hpp"
+#include "core/paste_text.hpp"
 #include "core/result.hpp"
 #include "core/session_registry.hpp"
 
@@ -91,6 +92,10 @@ class WindowListener {
   virtual void on_driver_changed(core::SessionId session, bool driving,
                                  std::optional<core::WindowId> by) = 0;
   virtual void on_daemon_stopping() = 0;
+  // The daemon has begun to stop (its sessions are ending); on_daemon_stopping follows.
+  virtual void on_stop_announced() = 0;
+  // A session finished ten seconds ago and nobody looked: this window plays the chime.
+  virtual void on_chime(core::SessionId session) = 0;
 };
 
 struct Attachment {
@@ -129,6 +134,13 @@ class SessionService {
   core::Result<core::TerminalSize> resize(core::WindowId window, core::SessionId session,
                                           core::TerminalSize size);
   core::Status take(core::WindowId window, core::SessionId session);
+  // A person at `window` looked at the session: its finished/waiting light goes out.
+  core::Status seen(core::WindowId window, core::SessionId session);
+  // `wharf notify waiting|finished`.
+  core::Status mark_activity(core::SessionId session, core::Activity activity);
+  // Typed as one paste by the driving window (the composer): see core/paste_text.hpp.
+  core::Result<core::PastedText> paste(core::WindowId window, core::SessionId session,
+                                       std::string_view text, bool submit);
   core::Status end(core::SessionId session);
   core::Status rename(core::SessionId session, std::string_view name);
   core::Status reorder(const std::vector<core::SessionId>& order);
@@ -148,6 +160,8 @@ class SessionService {
   // The current `sessions` message (docs/protocol.md), shared by every window.
   OutputChunk sessions_list() const;
 
+  // Tells every window the daemon has begun to stop (their pages say so at once).
+  void announce_stop();
   // Tells every window the daemon is going away (they close their connections).
   void stop_windows();
   // Ends every session; `done` runs once all have finished, or when `limit` passes.
@@ -158,6 +172,7 @@ class SessionService {
   void watch_idle();
   void on_session_finished(core::SessionId id, const core::ExitStatus& status);
   void notify_if_all_finished();
+  void on_activity(core::SessionId id, Session::ActivityEvent event);
   // Tells every window the list changed. Coalesced: many changes in one turn of the
   // event loop (a burst of attaches) reach each window as one message, built once;
   // otherwise N windows attaching would cost N x N lists.
@@ -182,6 +197,8 @@ class SessionService {
   // Agents that have started a session in this daemon's life: only the first may resume.
   std::set<std::string> agents_started_;
   core::WindowId next_window_ = 1;
+  // The window a person used last (typed, attached, looked): the one that chimes.
+  core::WindowId last_used_window_ = 0;
   std::function<void()> on_all_finished_;
   bool list_announce_pending_ = false;
   mutable OutputChunk list_cache_;  // null when the list changed since it was built

@@ -8,7 +8,7 @@ std::span<const Command> all_commands() {
   static const std::array kCommands{
       kServeCommand,      kOpenCommand,     kLsCommand,       kNewCommand, kKillCommand,
       kReadScreenCommand, kSendKeysCommand, kSendTextCommand, kRunCommand, kWaitCommand,
-      kAttachCommand,     kHistoryCommand,  kAgentCommand,    kMcpCommand};
+      kAttachCommand,     kHistoryCommand,  kAgentCommand,    kMcpCommand, kNotifyCommand};
   return kCommands;
 }
 

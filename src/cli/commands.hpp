@@ -23,6 +23,7 @@ extern const Command kKillCommand;
 extern const Command kLsCommand;
 extern const Command kMcpCommand;
 extern const Command kNewCommand;
+extern const Command kNotifyCommand;
 extern const Command kOpenCommand;
 extern const Command kReadScreenCommand;
 extern const Command kRunCommand;

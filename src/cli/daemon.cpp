@@ -23,6 +23,7 @@
 #include "app/session_service.hpp"
 #include "app/shell_files.hpp"
 #include "app/state_paths.hpp"
+#include "app/upload_store.hpp"
 #include "core/access_key.hpp"
 #include "core/catalog.hpp"
 #include "core/environment.hpp"
@@ -248,6 +249,20 @@ int run_daemon(const DaemonOptions& options) {
   if (auto chosen = choose_defaults(sessions, options, file); !chosen)
     return fail(chosen.error().message);
 
+  // Uploads (the composer's images) live beside the state, swept at start and weekly.
+  app::UploadStore uploads(paths.state_dir / "uploads", app::kDefaultUploadMaxBytes, false);
+  if (std::size_t swept = uploads.sweep(); swept > 0)
+    spdlog::info("removed {} upload(s) older than a week", swept);
+  asio::steady_timer upload_sweep(io);
+  std::function<void(boost::system::error_code)> sweep_weekly = [&](boost::system::error_code ec) {
+    if (ec) return;
+    uploads.sweep();
+    upload_sweep.expires_after(std::chrono::hours(24 * 7));
+    upload_sweep.async_wait(sweep_weekly);
+  };
+  upload_sweep.expires_after(std::chrono::hours(24 * 7));
+  upload_sweep.async_wait(sweep_weekly);
+
   server::ServiceLaunchApi launch_api(sessions);
   server::ServerContext context{
       .key = key.value(),
@@ -259,6 +274,9 @@ int run_daemon(const DaemonOptions& options) {
           },
       .launch = &launch_api,
       .sessions = &sessions,
+      // The page's power button takes the same path as SIGTERM: one way to stop.
+      .request_stop = [] { std::raise(SIGTERM); },
+      .uploads = &uploads,
   };
 
   auto listener = server::Listener::open(io, {address, port}, context);
@@ -305,6 +323,8 @@ int run_daemon(const DaemonOptions& options) {
         stopping = true;
         spdlog::info("{} received: ending {} session(s)", signal == SIGINT ? "SIGINT" : "SIGTERM",
                      sessions.live_count());
+        sessions.announce_stop();
+        upload_sweep.cancel();
         listener.value()->stop();
         control.value()->stop();
         sessions.end_all(kShutdownLimit, [&] {

@@ -152,6 +152,17 @@ ClientMessage parse_client_message(std::string_view text) {
     auto order = f.id_list("order");
     return checked(f, ReorderRequest{std::move(order)});
   }
+  if (type == "paste") {
+    const json::value* given = obj->if_contains("text");
+    if (given == nullptr || !given->is_string() || given->get_string().size() > kMaxPasteBytes)
+      return field_error(type, "text", "a string of at most 48 KiB");
+    bool submit = f.boolean("submit");
+    return checked(f, PasteRequest{std::string(given->get_string()), submit});
+  }
+  if (type == "seen") {
+    auto session = f.session_id("session", false);
+    return checked(f, SeenRequest{session});
+  }
   if (type == "take") return TakeRequest{};
   if (type == "ping") return PingRequest{};
   std::string shown(type.substr(0, 64));  // never echo an unbounded string back
@@ -176,7 +187,9 @@ std::string sessions_message(const std::vector<SessionSummary>& sessions) {
                                 {"created", s.created_ms},
                                 {"status", s.ending ? "ending" : "running"},
                                 {"driver", optional_id(s.driver)},
-                                {"windows", s.windows}});
+                                {"windows", s.windows},
+                                {"activity", s.activity},
+                                {"shared_shell", s.shared_shell}});
   }
   return json::serialize(json::object{{"type", "sessions"}, {"sessions", std::move(list)}});
 }
@@ -227,6 +240,19 @@ std::string pong_message() {
 
 std::string error_message(std::string_view code, std::string_view message) {
   return json::serialize(json::object{{"type", "error"}, {"code", code}, {"message", message}});
+}
+
+std::string pasted_message(SessionId session, std::size_t bytes, std::size_t removed) {
+  return json::serialize(json::object{
+      {"type", "pasted"}, {"session", session}, {"bytes", bytes}, {"removed", removed}});
+}
+
+std::string chime_message(SessionId session) {
+  return json::serialize(json::object{{"type", "chime"}, {"session", session}});
+}
+
+std::string stopping_message() {
+  return json::serialize(json::object{{"type", "stopping"}});
 }
 
 }  // namespace wharf::core

@@ -49,15 +49,27 @@ struct AckRequest {
   std::uint64_t bytes = 0;
 };
 struct PingRequest {};
+// Text the driving window types as one paste (the composer); see core/paste_text.hpp.
+struct PasteRequest {
+  std::string text;
+  bool submit = false;
+};
+// The person has looked at a session: its finished/waiting activity is cleared.
+struct SeenRequest {
+  std::optional<SessionId> session;
+};
+
+inline constexpr std::size_t kMaxPasteBytes = 48 * 1024;
 
 struct ProtocolError {
   std::string code;  // bad_json, bad_message, unknown_type, bad_field
   std::string message;
 };
 
-using ClientMessage = std::variant<AttachRequest, DetachRequest, NewRequest, EndRequest,
-                                   RenameRequest, ReorderRequest, TakeRequest, ResizeRequest,
-                                   AckRequest, PingRequest, ProtocolError>;
+using ClientMessage =
+    std::variant<AttachRequest, DetachRequest, NewRequest, EndRequest, RenameRequest,
+                 ReorderRequest, TakeRequest, ResizeRequest, AckRequest, PingRequest, PasteRequest,
+                 SeenRequest, ProtocolError>;
 
 ClientMessage parse_client_message(std::string_view text);
 
@@ -72,6 +84,8 @@ struct SessionSummary {
   bool ending = false;
   std::optional<WindowId> driver;
   std::size_t windows = 0;
+  std::string activity = "idle";  // idle, working, finished, waiting (core/activity.hpp)
+  bool shared_shell = false;
 };
 
 std::string hello_message(WindowId window);
@@ -84,6 +98,9 @@ std::string size_message(TerminalSize size);
 std::string exit_message(SessionId session, const ExitStatus& status,
                          std::optional<SessionId> next);
 std::string pong_message();
+std::string pasted_message(SessionId session, std::size_t bytes, std::size_t removed);
+std::string chime_message(SessionId session);
+std::string stopping_message();
 std::string error_message(std::string_view code, std::string_view message);
 
 }  // namespace wharf::core

@@ -65,5 +65,6 @@ extern const Operation kSendKeys;
 extern const Operation kSendText;
 extern const Operation kRunCommand;
 extern const Operation kWaitFor;
+extern const Operation kNotify;
 
 }  // namespace wharf::ops

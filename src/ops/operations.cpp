@@ -9,8 +9,9 @@
 namespace wharf::ops {
 
 std::span<const Operation> all_operations() {
-  static const std::array kOperations{kListSessions, kNewSession, kEndSession, kReadScreen,
-                                      kSendKeys,     kSendText,   kRunCommand, kWaitFor};
+  static const std::array kOperations{kListSessions, kNewSession, kEndSession,
+                                      kReadScreen,   kSendKeys,   kSendText,
+                                      kRunCommand,   kWaitFor,    kNotify};
   return kOperations;
 }
 

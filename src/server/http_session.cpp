@@ -4,10 +4,12 @@
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
 
+#include "app/upload_store.hpp"
 #include "core/access_key.hpp"
 #include "mcp/connection.hpp"
 #include "ops/operation.hpp"
@@ -41,14 +43,15 @@ bool is_initialize(std::string_view body) {
 // Programs may send larger bodies (text to type, MCP messages) than a page ever does, but
 // only once their header showed the key: nobody else makes wharf hold a large body.
 std::uint64_t body_limit_for(const http::request_parser<http::string_body>& parser,
-                             const std::string& key) {
+                             const std::string& key, const app::UploadStore* uploads) {
   const auto& header = parser.get();
   std::string_view target = header.target();
   bool program_route = target.starts_with("/api/v1/") || target.starts_with("/mcp");
+  bool upload_route = target.starts_with("/api/upload") && uploads != nullptr;
   auto given = header.find(kKeyHeader);
-  if (program_route && given != header.end() && core::keys_match(key, given->value()))
-    return kProgramBodyLimit;
-  return kBodyLimit;
+  if (given == header.end() || !core::keys_match(key, given->value())) return kBodyLimit;
+  if (upload_route) return uploads->max_bytes();
+  return program_route ? kProgramBodyLimit : kBodyLimit;
 }
 
 // Logs the path without its query: the query may carry the key.
@@ -85,7 +88,7 @@ asio::awaitable<void> HttpSession::run() {
         stream_, buffer, parser, asio::as_tuple(asio::use_awaitable));
     boost::system::error_code read_ec = header_ec;
     if (!read_ec) {
-      parser.body_limit(body_limit_for(parser, context_.key));
+      parser.body_limit(body_limit_for(parser, context_.key, context_.uploads));
       auto [body_ec, body_n] =
           co_await http::async_read(stream_, buffer, parser, asio::as_tuple(asio::use_awaitable));
       read_ec = body_ec;
@@ -117,6 +120,10 @@ asio::awaitable<void> HttpSession::run() {
       decision = co_await run_operation(*call, request);
     } else if (std::get_if<McpPost>(&decision)) {
       decision = co_await answer_mcp(std::get<McpPost>(decision), request);
+    } else if (std::get_if<StopDaemon>(&decision)) {
+      decision = stop_daemon(request);
+    } else if (std::get_if<UploadFile>(&decision)) {
+      decision = store_upload(request);
     }
     auto& response = std::get<Response>(decision);
     spdlog::info("{} {} -> {}", std::string_view(request.method_string()),
@@ -128,6 +135,43 @@ asio::awaitable<void> HttpSession::run() {
   }
   boost::system::error_code ignored;
   stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+}
+
+Response HttpSession::store_upload(const Request& request) {
+  if (context_.uploads == nullptr)
+    return json_reply(http::status::not_found,
+                      R"({"ok":false,"code":"refused","error":"uploads are off"})"
+                      "\n",
+                      request);
+  auto stored = context_.uploads->store(request.body());
+  if (!stored) {
+    const core::Error& error = stored.error();
+    http::status status = error.code == "too_large"          ? http::status::payload_too_large
+                          : error.code == "unsupported_type" ? http::status::unsupported_media_type
+                                                             : http::status::internal_server_error;
+    boost::json::object body{{"ok", false}, {"code", error.code}, {"error", error.message}};
+    return json_reply(status, boost::json::serialize(body) + "\n", request);
+  }
+  spdlog::info("upload stored: {} ({} bytes, {})", stored.value().name, stored.value().bytes,
+               stored.value().type);
+  return operation_response(boost::json::object{{"path", stored.value().path},
+                                                {"name", stored.value().name},
+                                                {"bytes", stored.value().bytes},
+                                                {"type", stored.value().type}},
+                            request);
+}
+
+Response HttpSession::stop_daemon(const Request& request) {
+  if (!context_.request_stop || context_.sessions == nullptr)
+    return operation_response(core::Error{"this wharf cannot be stopped from here", "refused"},
+                              request);
+  boost::json::array names;
+  for (const core::SessionEntry* e : context_.sessions->registry().entries())
+    names.push_back(boost::json::string(e->name()));
+  spdlog::info("stop requested over HTTP: ending {} session(s)", names.size());
+  // After this answer is on its way: the stop begins on a later turn of the loop.
+  asio::post(stream_.get_executor(), context_.request_stop);
+  return operation_response(boost::json::object{{"sessions", std::move(names)}}, request);
 }
 
 asio::awaitable<Response> HttpSession::run_operation(const OperationCall& call,

@@ -22,6 +22,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   boost::asio::awaitable<void> run();
   // /api/v1: runs the operation the router read from the request.
   boost::asio::awaitable<Response> run_operation(const OperationCall& call, const Request& request);
+  // /api/upload: stores the body in the upload directory (app/upload_store.hpp).
+  Response store_upload(const Request& request);
+  // /api/stop: names the sessions that end, then asks the daemon to stop.
+  Response stop_daemon(const Request& request);
   // /mcp: one JSON-RPC message in, its answer (or 202 for a notification) out.
   boost::asio::awaitable<Response> answer_mcp(const McpPost& post, const Request& request);
 

@@ -281,6 +281,14 @@ RouteDecision route_request(const Request& req, const ServerContext& ctx) {
     if (!is_read(req) && !origin_acceptable(req, host->value()))
       return json_error(http::status::forbidden, "bad_origin",
                         "requests that change wharf are accepted only from its own page", req);
+    if (path == "/api/upload") {
+      if (req.method() != http::verb::post) return method_not_allowed(req, "POST");
+      return UploadFile{};
+    }
+    if (path == "/api/stop") {
+      if (req.method() != http::verb::post) return method_not_allowed(req, "POST");
+      return StopDaemon{};
+    }
     if (path == "/api/agent" || path == "/api/cwd") {
       if (req.method() != http::verb::post) return method_not_allowed(req, "POST");
       return serve_setting(req, ctx, path == "/api/agent" ? "agent" : "cwd");

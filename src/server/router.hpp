@@ -11,6 +11,8 @@
 //           /api/cwd         POST {"cwd": DIR}: where they start         must be our own)
 //           /api/v1/...      the operations of src/ops for programs (api_routes.hpp, docs/api.md)
 //           /mcp             POST: MCP's Streamable HTTP (key in X-Wharf-Key, Origin checked)
+//           /api/stop        POST: stop the daemon (the page's power button)
+//           /api/upload      POST: an image for a session to read (the composer)
 #pragma once
 
 #include <boost/beast/http.hpp>
@@ -42,7 +44,15 @@ struct McpPost {
   std::string protocol_version;  // the MCP-Protocol-Version header, if sent
 };
 
-using RouteDecision = std::variant<Response, UpgradeToWebSocket, OperationCall, McpPost>;
+// POST /api/stop with the key (and our own Origin, if any): the connection answers with
+// the sessions that end, then asks the daemon to stop.
+struct StopDaemon {};
+
+// POST /api/upload with the key: the body is the file; the connection stores it.
+struct UploadFile {};
+
+using RouteDecision =
+    std::variant<Response, UpgradeToWebSocket, OperationCall, McpPost, StopDaemon, UploadFile>;
 
 inline constexpr std::string_view kKeyHeader = "X-Wharf-Key";
 

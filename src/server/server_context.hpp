@@ -12,7 +12,8 @@
 
 namespace wharf::app {
 class SessionService;
-}
+class UploadStore;
+}  // namespace wharf::app
 
 namespace wharf::server {
 
@@ -32,6 +33,8 @@ struct ServerContext {
   std::function<StatusCounts()> status;
   LaunchApi* launch = nullptr;              // null in router tests that need no API
   app::SessionService* sessions = nullptr;  // null in router unit tests
+  std::function<void()> request_stop;       // POST /api/stop; empty: refused
+  app::UploadStore* uploads = nullptr;      // POST /api/upload; null: refused
   std::size_t open_connections = 0;         // HTTP and WebSocket, for the connection cap
 };
 

@@ -152,6 +152,26 @@ void WebSocketSession::handle_text(std::string_view text) {
             // An unchanged size still gets its answer (a change reached on_resize).
             if (applied && applied.value() == before) send_text(core::size_message(before));
           }
+        } else if constexpr (std::is_same_v<T, core::PasteRequest>) {
+          if (!session_) {
+            send_text(core::error_message("no_session", "attach to a session first"));
+            return;
+          }
+          auto pasted = service().paste(window_, session_->id(), m.text, m.submit);
+          if (!pasted) {
+            send_error(pasted.error());
+            return;
+          }
+          send_text(core::pasted_message(session_->id(), pasted.value().bytes.size(),
+                                         pasted.value().removed));
+        } else if constexpr (std::is_same_v<T, core::SeenRequest>) {
+          std::optional<core::SessionId> target = m.session;
+          if (!target && session_) target = session_->id();
+          if (!target) {
+            send_text(core::error_message("no_session", "name the session you have seen"));
+            return;
+          }
+          if (auto seen = service().seen(window_, *target); !seen) send_error(seen.error());
         } else if constexpr (std::is_same_v<T, core::AckRequest>) {
           // An ack that does not fit (one in flight across an exit or a switch of
           // session) is ignored: the window's next ack will be right.
@@ -249,6 +269,14 @@ void WebSocketSession::on_sessions_changed(const app::OutputChunk& list) {
 void WebSocketSession::on_driver_changed(core::SessionId session, bool driving,
                                          std::optional<core::WindowId> by) {
   if (session_ && session_->id() == session) send_text(core::driver_message(session, driving, by));
+}
+
+void WebSocketSession::on_stop_announced() {
+  send_text(core::stopping_message());
+}
+
+void WebSocketSession::on_chime(core::SessionId session) {
+  send_text(core::chime_message(session));
 }
 
 void WebSocketSession::on_daemon_stopping() {

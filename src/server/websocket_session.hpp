@@ -51,6 +51,8 @@ class WebSocketSession : public app::SessionObserver,
   void on_driver_changed(core::SessionId session, bool driving,
                          std::optional<core::WindowId> by) override;
   void on_daemon_stopping() override;
+  void on_stop_announced() override;
+  void on_chime(core::SessionId session) override;
 
  private:
   struct Outgoing {

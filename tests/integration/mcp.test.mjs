@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { sanitizerOptions, startDaemon, wharfBin } from '../support/daemon.mjs';
 import { httpGet, stopDaemon } from '../support/ws_client.mjs';
 
-const TOOLS = ['end_session', 'list_sessions', 'new_session', 'read_screen', 'run_command', 'send_keys', 'send_text', 'wait_for'];
+const TOOLS = ['end_session', 'list_sessions', 'new_session', 'notify', 'read_screen', 'run_command', 'send_keys', 'send_text', 'wait_for'];
 
 async function daemon(t) {
   const home = mkdtempSync(join(tmpdir(), 'wharf-mcp-home-'));

@@ -17,8 +17,8 @@ export function sanitizerOptions() {
   return out;
 }
 
-export async function startDaemon({ args = [], env = {}, cwd, key } = {}) {
-  const stateDir = mkdtempSync(join(tmpdir(), 'wharf-test-'));
+export async function startDaemon({ args = [], env = {}, cwd, key, stateDir: givenStateDir } = {}) {
+  const stateDir = givenStateDir ?? mkdtempSync(join(tmpdir(), 'wharf-test-'));
   const pinnedKey = key ?? randomBytes(16).toString('hex');
   const child = spawn(wharfBin, ['serve', '--port', '0', '--state-dir', stateDir, ...args], {
     cwd: cwd ?? stateDir,
