@@ -73,8 +73,10 @@ test('the curtain says when the daemon is gone, and lifts when it is back', { ti
   const page = await newWindow(browser, t);
   await openAttached(page, daemon);
   await waitForPrompt(page);
+  // Killed: the daemon goes without a word (a stopped one says `stopping` first).
   const stoppedAt = Date.now();
-  await daemon.stop();
+  daemon.child.kill('SIGKILL');
+  await daemon.exited;
   await waitFor(() => page.evaluate(() => document.body.classList.contains('inert')), { what: 'the page to go inert' });
   await waitFor(async () => (await curtainReason(page)) === 'gone', { timeout: 15000, what: 'the curtain: daemon gone' });
   assert.ok(Date.now() - stoppedAt >= 2900, 'the curtain waited out its grace');
