@@ -13,7 +13,9 @@ const LIVENESS_MS = 5000; // how long a woken page waits for a pong before givin
 const LAST_SESSION_KEY = 'wharf.lastSession'; // per window (tab): sessionStorage
 const NOTHING = new Uint8Array(0);
 
-export function openConnection({ view, status, tabs, key = new URLSearchParams(location.search).get('k') }) {
+// `hooks` (all optional) hear what the page around the terminal needs: `up()` once
+// greeted, `down()` on every drop, `stopping()` and `chime(id)` from the daemon.
+export function openConnection({ view, status, tabs, hooks = {}, key = new URLSearchParams(location.search).get('k') }) {
   const { term } = view;
   const encoder = new TextEncoder();
   let ws = null;
@@ -95,6 +97,7 @@ export function openConnection({ view, status, tabs, key = new URLSearchParams(l
     backoff = BACKOFF_FIRST_MS;
     windowId = hello.window ?? null;
     status.up();
+    hooks.up?.();
     const last = Number(sessionStorage.getItem(LAST_SESSION_KEY));
     const msg = { type: 'attach', start: mayStart };
     if (Number.isInteger(last) && last > 0) msg.session = last;
@@ -191,6 +194,12 @@ export function openConnection({ view, status, tabs, key = new URLSearchParams(l
         else if (msg.code === 'bad_field' && /^ack\b/.test(msg.message ?? '')) break;
         else status.error(msg.message || msg.code || 'The server refused a request.');
         break;
+      case 'chime':
+        hooks.chime?.(msg.session);
+        break;
+      case 'stopping':
+        hooks.stopping?.();
+        break;
       case 'hello': // only ever first
       case 'pong': // only its arrival matters (see wake)
       default: // unknown types within the same protocol are additions: ignore them
@@ -282,6 +291,7 @@ export function openConnection({ view, status, tabs, key = new URLSearchParams(l
     if (attached?.driver && windowId != null) ghost = { session: attached.id, window: windowId };
     leave();
     status.down();
+    hooks.down?.();
     showTabs();
     retryTimer = setTimeout(connect, backoff);
     backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
@@ -353,7 +363,14 @@ export function openConnection({ view, status, tabs, key = new URLSearchParams(l
   const actions = {
     select(id) { if (id !== attached?.id) request({ type: 'attach', session: id, start: false }); },
     // The new session's driver (this window) sends its size once attached.
-    newSession() { request({ type: 'new' }); },
+    // `what`: { kind, entry, cwd } from the launcher; nothing: the daemon's default.
+    newSession(what) {
+      const msg = { type: 'new' };
+      for (const field of ['kind', 'entry', 'cwd']) if (typeof what?.[field] === 'string' && what[field]) msg[field] = what[field];
+      request(msg);
+    },
+    reorder(order) { send({ type: 'reorder', order }); },
+    seen(id) { send({ type: 'seen', session: id }); },
     end(id) { send({ type: 'end', session: id }); },
     rename(id, name) { send({ type: 'rename', session: id, name }); },
     take() { send({ type: 'take' }); },

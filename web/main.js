@@ -9,8 +9,15 @@ import { openConnection } from './connection.js';
 // Terminal companions: the clipboard (OSC 52) and the composer below the terminal.
 import { installClipboard } from './clipboard.js';
 import { createComposer } from './composer.js';
+// -- the bar's company: launcher, activity, curtain, power (one module each) --
+import { ask as askConfirm } from './confirm.js';
+import { createLauncher } from './launcher.js';
+import { createActivity } from './activity.js';
+import { createCurtain } from './curtain.js';
+import { createPower } from './power.js';
 
 let connection = null; // the buttons below exist before the socket does
+let launcher = null; // the empty state's "Choose…" opens it
 const ask = (name) => (...args) => connection?.[name](...args);
 
 const view = createTerminalView(document.getElementById('terminal'));
@@ -18,18 +25,45 @@ const status = createStatus({
   line: document.getElementById('status'),
   notice: document.getElementById('notice'),
   empty: document.getElementById('empty'),
-}, { onTakeOver: ask('take'), onNewSession: ask('newSession'), focusTerminal: view.focus });
-const tabs = createTabBar(document.getElementById('tabs'), {
-  onSelect: ask('select'), onNew: ask('newSession'), onEnd: ask('end'), onRename: ask('rename'),
-  onTake: ask('take'), focusTerminal: view.focus,
+}, { onTakeOver: ask('take'), onNewSession: ask('newSession'), onChoose: (at) => launcher?.toggle(at), focusTerminal: view.focus });
+
+// -- the tab bar and what hangs off it --
+const pageKey = new URLSearchParams(location.search).get('k');
+let tabs = null;
+launcher = createLauncher({
+  key: pageKey, onLaunch: ask('newSession'), focusTerminal: view.focus,
+  onOpenChange: (open) => tabs?.setLauncherOpen(open),
 });
-// The composer follows the attached session through the same updates as the tab bar.
+tabs = createTabBar(document.getElementById('tabs'), {
+  onSelect: ask('select'), onNew: ask('newSession'), onEnd: ask('end'), onRename: ask('rename'),
+  onReorder: ask('reorder'), onTake: ask('take'), onLauncher: (anchor) => launcher.toggle(anchor),
+  focusTerminal: view.focus, ask: askConfirm,
+});
+const activity = createActivity({ onSeen: ask('seen'), terminalEl: document.getElementById('terminal') });
+const curtain = createCurtain(document.getElementById('curtain'), {
+  key: pageKey, inert: [document.getElementById('tabs'), document.getElementById('empty'), document.getElementById('notice')],
+});
+const power = createPower({
+  key: pageKey, onStopping: () => curtain.stopping(), onError: (text) => status.error(text), focusTerminal: view.focus,
+});
+tabs.tools.append(activity.bell, power.element);
+
+// -- the terminal's companions: the clipboard (OSC 52) and the composer below it --
 installClipboard(view);
 const composer = createComposer(document.getElementById('composer'), {
-  key: new URLSearchParams(location.search).get('k'),
+  key: pageKey,
   paste: (text) => connection?.paste(text) ?? false,
 });
-const tabsAndComposer = Object.assign(Object.create(tabs), {
-  update(state) { tabs.update(state); composer.update(state); },
-});
-connection = openConnection({ view, status, tabs: tabsAndComposer });
+
+// Everything that follows the session list hears it from one place.
+const bar = {
+  update(state) { tabs.update(state); activity.update(state); power.update(state); composer.update(state); },
+};
+const hooks = {
+  up: () => curtain.up(),
+  down: () => { launcher.close(); curtain.down(); },
+  stopping: () => curtain.stopping(),
+  chime: () => activity.chime(),
+};
+
+connection = openConnection({ view, status, tabs: bar, hooks });

@@ -1,19 +1,18 @@
 // What the page tells the person about its state, in three places:
-// - the status line, a small pill over the terminal's corner: connecting, reconnecting
-//   (only once an outage outlasts a short grace), a page that cannot go on, and brief
+// - the status line, a small pill over the terminal's corner: connecting, a page that
+//   cannot go on (an outage is the curtain's, see curtain.js), and brief
 //   flashes (a refused request, a session that ended while we moved on);
 // - the watcher notice, with a "Take over" button: shown when this window's input was
 //   refused because another window drives the session, or when it lost the drive;
 // - the empty state, a panel over the terminal when this window is attached to nothing
 //   (no session left, or the last one ended), with a "New session" button.
 // Only the notice and the panel take clicks; the status line lets them fall through.
-const DOWN_GRACE_MS = 3000; // short blips reconnect silently; only a real outage is shown
 const FLASH_MS = 5000;
 const NOTICE_MS = 8000; // after the last refused keystroke
 
 export const WATCHING_TEXT = 'Watching — another window drives this session.';
 
-export function createStatus({ line, notice, empty }, { onTakeOver, onNewSession, focusTerminal }) {
+export function createStatus({ line, notice, empty }, { onTakeOver, onNewSession, onChoose, focusTerminal }) {
   let steady = null; // { text, kind } or null when there is nothing to say
   let flash = null;
   let downTimer = 0;
@@ -58,12 +57,23 @@ export function createStatus({ line, notice, empty }, { onTakeOver, onNewSession
   newButton.type = 'button';
   newButton.textContent = 'New session';
   newButton.addEventListener('click', () => { onNewSession(); focusTerminal(); });
+  // "Choose…": the launcher (what to run, where), when the page has one.
+  const chooseButton = document.createElement('button');
+  chooseButton.type = 'button';
+  chooseButton.className = 'secondary';
+  chooseButton.textContent = 'Choose…';
+  chooseButton.setAttribute('aria-label', 'Choose what to start and where');
+  chooseButton.addEventListener('click', () => onChoose?.(chooseButton));
+  const emptyButtons = document.createElement('div');
+  emptyButtons.className = 'buttons';
+  emptyButtons.append(newButton);
+  if (onChoose) emptyButtons.append(chooseButton);
   const emptyHint = document.createElement('p');
   emptyHint.className = 'hint';
   emptyHint.textContent = 'or press Enter';
   const card = document.createElement('div');
   card.className = 'card';
-  card.replaceChildren(emptyTitle, emptyText, newButton, emptyHint);
+  card.replaceChildren(emptyTitle, emptyText, emptyButtons, emptyHint);
   empty.replaceChildren(card);
   empty.hidden = true;
   keepFocusOut(empty);
@@ -72,17 +82,12 @@ export function createStatus({ line, notice, empty }, { onTakeOver, onNewSession
     connecting() { setSteady({ text: 'Connecting…', kind: 'info' }); },
     // The server greeted us: whatever we were waiting for is over.
     up() { if (steady?.kind !== 'error') setSteady(null); },
-    // Called on every drop; the message appears only if the outage outlasts the grace.
-    // Buttons that need the server go away at once: they could not work meanwhile.
+    // Called on every drop. Buttons that need the server go away at once: they could
+    // not work meanwhile. Saying so (after a grace) is the curtain's job (curtain.js).
     down() {
       hideNotice();
       empty.hidden = true;
-      if (downTimer || steady?.kind === 'warn') return;
-      downTimer = setTimeout(() => {
-        downTimer = 0;
-        steady = { text: 'Disconnected. Reconnecting…', kind: 'warn' };
-        render();
-      }, DOWN_GRACE_MS);
+      if (steady?.kind === 'info') setSteady(null);
     },
     // The page cannot go on by itself (no key, unknown protocol): stays until reload.
     fatal(text) {

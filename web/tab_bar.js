@@ -1,18 +1,49 @@
 // The tab bar: one tab per live session, in the registry's order (the `sessions`
-// message), named by the session's name. The attached tab is highlighted; when another
-// window drives it, the tab carries a small marker and the bar offers "Take over".
-// A click switches, `+` starts a session, × ends one (after asking), a double-click
-// renames. The bar only asks; every change comes back from the server as a new list.
-// Clicks never leave the focus on the bar: keystrokes belong to the terminal.
+// message), named by the session's name, each with its own accent colour and an
+// activity light (see activity.js for what the lights mean). The bar only asks; every
+// change (new, rename, reorder, end) comes back from the server as a new list, which is
+// why every window shows the same bar.
+//
+// - click switches; double-click (or F2) renames inline: Enter saves, Escape cancels,
+//   an empty name restores the default;
+// - drag reorders (pointer events: mouse, trackpad and pen alike). While a drag is in
+//   flight the bar holds still: lists that arrive meanwhile wait for the drop, because
+//   rebuilding the bar would pull the dragged element out from under the pointer;
+// - × (or Delete on a focused tab, or Alt+Shift+W anywhere) ends a session, after a
+//   small confirm naming it;
+// - arrow keys, Home and End move between tabs (one tab stop for the whole list);
+// - a session another window drives carries a marker; the attached one offers Take over.
+// Clicks never leave the focus on the bar (keystrokes belong to the terminal), except
+// for the rename field and the panels opened from it, which keep theirs.
+const DRAG_THRESHOLD_PX = 4;
 
-export function createTabBar(el, { onSelect, onNew, onEnd, onRename, onTake, focusTerminal }) {
+// A stable colour per session, spread round the hue circle by the golden angle so
+// neighbours (consecutive ids) never look alike.
+export function accentOf(id) {
+  const hue = Math.round((Number(id) * 137.508 + 200) % 360);
+  return `hsl(${hue} 62% 64%)`;
+}
+
+export function createTabBar(el, {
+  onSelect, onNew, onLauncher, onEnd, onRename, onReorder, onTake, focusTerminal, ask,
+}) {
   const list = document.createElement('div');
   list.className = 'tab-list';
   list.setAttribute('role', 'tablist');
   list.setAttribute('aria-label', 'Sessions');
+  list.setAttribute('aria-orientation', 'horizontal');
 
   const newButton = button('tab-new', '+', 'New session');
+  newButton.title = 'New session (the default program, in the default directory)';
   newButton.addEventListener('click', () => { onNew(); focusTerminal(); });
+  const chevron = button('tab-chevron', '', 'Choose what to start');
+  chevron.setAttribute('aria-haspopup', 'dialog');
+  chevron.setAttribute('aria-expanded', 'false');
+  chevron.append(icon('M4 6l4 4 4-4'));
+  chevron.addEventListener('click', () => onLauncher(chevron));
+  const newGroup = document.createElement('div');
+  newGroup.className = 'tab-new-group';
+  newGroup.append(newButton, chevron);
 
   const watching = document.createElement('span');
   watching.className = 'tab-watching';
@@ -25,23 +56,44 @@ export function createTabBar(el, { onSelect, onNew, onEnd, onRename, onTake, foc
   watcherBox.append(watching, takeButton);
   watcherBox.hidden = true;
 
-  el.replaceChildren(list, newButton, watcherBox);
+  // Buttons that are not about one session (mute, power) live at the right end.
+  const tools = document.createElement('div');
+  tools.className = 'tab-tools';
+
+  el.replaceChildren(list, newGroup, watcherBox, tools);
   // Pressing a button would move the focus to it; the rename field is the exception.
   el.addEventListener('mousedown', (event) => {
     if (!(event.target instanceof HTMLInputElement)) event.preventDefault();
   });
+  // A click on the bar itself (not on a control) gives the terminal its focus back,
+  // unless a rename is under way (the field keeps it).
+  el.addEventListener('click', (event) => {
+    if (renaming === null && (event.target === el || event.target === list || event.target === tools)) focusTerminal();
+  });
 
   let renaming = null; // id of the session whose name is being edited
+  let drag = null; // the drag in flight, see startDrag
+  let suppressClick = false; // the click that ends a drag is not a selection
+  let last = { sessions: [], attachedId: null, driving: null, windowId: null, online: false };
+  const shownActivity = new Map(); // id -> the activity its tab showed last: flash only on a change
 
-  function render({ sessions, attachedId, driving, windowId, online }) {
+  function render() {
+    const { sessions, attachedId, driving, windowId, online } = last;
     el.classList.toggle('offline', !online);
     if (renaming !== null && !sessions.some((s) => s.id === renaming)) renaming = null;
-    if (renaming !== null) return; // never pull the field away under the person's fingers
+    // Never pull the field away under the person's fingers, nor the dragged tab.
+    if (renaming !== null || drag) return;
+    const focusedId = list.contains(document.activeElement)
+      ? Number(document.activeElement.closest('.tab')?.dataset.session) : null;
     const tabs = sessions.map((session) => renderTab(session, {
       current: session.id === attachedId,
-      drivenElsewhere: session.id === attachedId && session.driver != null && session.driver !== windowId,
+      drivenElsewhere: session.driver != null && windowId != null && session.driver !== windowId,
     }));
     list.replaceChildren(...tabs);
+    // One tab stop: the attached tab, else the first.
+    const stop = tabs.find((t) => t.classList.contains('current')) ?? tabs[0];
+    stop?.querySelector('[role="tab"]').setAttribute('tabindex', '0');
+    if (focusedId) list.querySelector(`.tab[data-session="${focusedId}"] [role="tab"]`)?.focus();
     const attached = sessions.find((s) => s.id === attachedId);
     watcherBox.hidden = !(online && attached && driving === false);
     list.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
@@ -50,39 +102,106 @@ export function createTabBar(el, { onSelect, onNew, onEnd, onRename, onTake, foc
   function renderTab(session, { current, drivenElsewhere }) {
     const tab = document.createElement('div');
     tab.className = 'tab';
+    tab.setAttribute('role', 'presentation');
     tab.classList.toggle('current', current);
     tab.dataset.session = String(session.id);
+    const activity = session.activity ?? 'idle';
+    tab.dataset.activity = activity;
+    const before = shownActivity.get(session.id);
+    shownActivity.set(session.id, activity);
+    if ((activity === 'finished' || activity === 'waiting') && before !== undefined && before !== activity) {
+      tab.classList.add('flash');
+    }
+    // Rebuilt tabs carry on the orbit where it was instead of restarting it.
+    if (activity === 'working') tab.style.setProperty('--orbit-delay', `-${Date.now() % 1600}ms`);
+    tab.style.setProperty('--tab-accent', accentOf(session.id));
+
+    const light = document.createElement('span');
+    light.className = 'tab-light';
+    light.setAttribute('aria-hidden', 'true');
 
     const name = document.createElement('button');
     name.type = 'button';
     name.className = 'tab-name';
+    name.id = `tab-${session.id}`;
     name.setAttribute('role', 'tab');
     name.setAttribute('aria-selected', String(current));
+    name.setAttribute('aria-controls', 'terminal');
+    name.setAttribute('tabindex', '-1');
     name.textContent = session.name;
-    name.title = `${session.name}${session.cwd ? ` — ${session.cwd}` : ''} (double-click to rename)`;
-    name.addEventListener('click', () => {
+    const what = [session.program && session.program !== session.name ? session.program : null,
+      session.cwd || null].filter(Boolean).join(' in ');
+    const state = describeActivity(session.activity);
+    const driven = drivenElsewhere ? 'driven by another window' : null;
+    const shared = session.shared_shell ? 'the shared shell' : null;
+    const extra = [shared, state, driven].filter(Boolean).join(', ');
+    if (extra) name.setAttribute('aria-description', extra);
+    name.title = `${session.name}${what ? ` — ${what}` : ''}${extra ? ` (${extra})` : ''}\n`
+      + 'Double-click to rename, drag to reorder';
+    name.addEventListener('click', (event) => {
+      if (suppressClick) { event.preventDefault(); return; }
       if (!current) onSelect(session.id);
       focusTerminal();
     });
     name.addEventListener('dblclick', () => startRename(tab, session));
-    tab.append(name);
+    name.addEventListener('keydown', (event) => onTabKey(event, tab, session));
+    tab.append(light, name);
 
+    if (session.shared_shell) {
+      const shared = document.createElement('span');
+      shared.className = 'tab-shared';
+      shared.textContent = 'shared';
+      shared.title = 'The shared shell: programs and agents run commands here while you watch';
+      shared.setAttribute('aria-hidden', 'true');
+      tab.append(shared);
+    }
     if (drivenElsewhere) {
       const marker = document.createElement('span');
       marker.className = 'tab-driven';
       marker.title = 'Another window drives this session';
-      marker.setAttribute('aria-label', 'driven by another window');
+      marker.setAttribute('aria-hidden', 'true');
       tab.append(marker);
     }
 
-    const close = button('tab-close', '×', `End ${session.name}`);
-    close.addEventListener('click', () => {
-      // confirm() takes the focus; give it back whatever the answer.
-      if (window.confirm(`End ${session.name}?`)) onEnd(session.id);
-      focusTerminal();
-    });
+    const close = button('tab-close', '', `End ${session.name}`);
+    close.append(icon('M4.5 4.5l7 7M11.5 4.5l-7 7'));
+    close.tabIndex = -1; // the keyboard way is Delete on the tab
+    close.addEventListener('click', () => confirmEnd(session, close));
     tab.append(close);
+
+    tab.addEventListener('pointerdown', (event) => maybeDrag(event, tab));
     return tab;
+  }
+
+  async function confirmEnd(session, anchor) {
+    const program = session.program && session.program !== session.name ? ` (${session.program})` : '';
+    const yes = await ask({
+      title: `End ${session.name}?`,
+      text: `Its program${program} is stopped, and anything running in it with it.`,
+      confirm: 'End session',
+      danger: true,
+      anchor,
+    });
+    if (yes) onEnd(session.id);
+    focusTerminal();
+  }
+
+  function onTabKey(event, tab, session) {
+    const tabs = [...list.querySelectorAll('[role="tab"]')];
+    const at = tabs.indexOf(event.currentTarget);
+    let to = null;
+    if (event.key === 'ArrowRight') to = (at + 1) % tabs.length;
+    else if (event.key === 'ArrowLeft') to = (at - 1 + tabs.length) % tabs.length;
+    else if (event.key === 'Home') to = 0;
+    else if (event.key === 'End') to = tabs.length - 1;
+    else if (event.key === 'Delete') { event.preventDefault(); confirmEnd(session, tab); return; }
+    else if (event.key === 'F2') { event.preventDefault(); startRename(tab, session); return; }
+    else if (event.key === 'Escape') { event.preventDefault(); focusTerminal(); return; }
+    if (to === null) return;
+    event.preventDefault();
+    for (const t of tabs) t.setAttribute('tabindex', '-1');
+    tabs[to].setAttribute('tabindex', '0');
+    tabs[to].focus();
   }
 
   function startRename(tab, session) {
@@ -91,6 +210,7 @@ export function createTabBar(el, { onSelect, onNew, onEnd, onRename, onTake, foc
     field.className = 'tab-rename';
     field.value = session.name;
     field.maxLength = 64;
+    field.placeholder = 'default name';
     field.setAttribute('aria-label', `Rename ${session.name}`);
     let done = false;
     const finish = (commit) => {
@@ -100,7 +220,7 @@ export function createTabBar(el, { onSelect, onNew, onEnd, onRename, onTake, foc
       const value = field.value.trim();
       if (commit && value !== session.name) onRename(session.id, value); // empty: default name
       field.remove();
-      rerender();
+      render();
       focusTerminal();
     };
     field.addEventListener('keydown', (event) => {
@@ -109,24 +229,122 @@ export function createTabBar(el, { onSelect, onNew, onEnd, onRename, onTake, foc
       event.stopPropagation();
     });
     field.addEventListener('blur', () => finish(true));
+    field.addEventListener('pointerdown', (event) => event.stopPropagation()); // no drag
     tab.querySelector('.tab-name').hidden = true;
-    tab.prepend(field);
+    tab.querySelector('.tab-light').after(field);
     field.focus();
     field.select();
   }
 
-  let last = { sessions: [], attachedId: null, driving: null, windowId: null, online: false };
-  function rerender() { render(last); }
+  // ---- drag to reorder ------------------------------------------------------------
+  function maybeDrag(event, tab) {
+    if (event.button !== 0 || renaming !== null || !last.online) return;
+    if (event.target.closest('.tab-close, input')) return;
+    const startX = event.clientX;
+    const pointerId = event.pointerId;
+    const move = (e) => {
+      if (e.pointerId !== pointerId) return;
+      if (!drag) {
+        if (Math.abs(e.clientX - startX) < DRAG_THRESHOLD_PX) return;
+        startDrag(tab, startX, pointerId);
+      }
+      dragTo(e.clientX);
+    };
+    const up = (e) => {
+      if (e.pointerId !== pointerId) return;
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', up);
+      window.removeEventListener('pointercancel', up);
+      if (drag) drop(e.type === 'pointercancel');
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', up);
+    window.addEventListener('pointercancel', up);
+  }
+
+  function startDrag(tab, startX, pointerId) {
+    drag = { tab, originX: startX, before: order() };
+    tab.classList.add('dragging');
+    list.classList.add('dragging');
+    try { tab.setPointerCapture(pointerId); } catch { /* the pointer is gone already */ }
+  }
+
+  function dragTo(x) {
+    const { tab } = drag;
+    // Where the pointer is among the other tabs' midpoints is where the tab goes.
+    const others = [...list.children].filter((t) => t !== tab);
+    let index = 0;
+    for (const other of others) {
+      const box = other.getBoundingClientRect();
+      if (x > box.left + box.width / 2) index++;
+    }
+    const current = [...list.children].indexOf(tab);
+    if (index !== current) {
+      const left = tab.offsetLeft;
+      list.insertBefore(tab, others[index] ?? null);
+      drag.originX += tab.offsetLeft - left; // the slot moved; the tab stays under the pointer
+    }
+    // Kept inside the list: a tab dragged past either end stops at it.
+    const min = -tab.offsetLeft + list.scrollLeft;
+    const max = list.clientWidth + list.scrollLeft - tab.offsetLeft - tab.offsetWidth;
+    const dx = Math.min(Math.max(x - drag.originX, min), Math.max(min, max));
+    tab.style.transform = `translateX(${dx}px)`;
+  }
+
+  function drop(cancelled) {
+    const { tab, before } = drag;
+    tab.classList.remove('dragging');
+    list.classList.remove('dragging');
+    tab.style.transform = '';
+    drag = null;
+    suppressClick = true;
+    setTimeout(() => { suppressClick = false; }, 0);
+    const after = order();
+    if (!cancelled && after.join() !== before.join()) {
+      // Show the new order at once; the server's list confirms it (or puts it back).
+      const byId = new Map(last.sessions.map((s) => [s.id, s]));
+      if (after.every((id) => byId.has(id)) && after.length === last.sessions.length) {
+        last = { ...last, sessions: after.map((id) => byId.get(id)) };
+      }
+      onReorder(after);
+    }
+    render(); // whatever list arrived during the drag
+    focusTerminal();
+  }
+
+  function order() {
+    return [...list.children].map((t) => Number(t.dataset.session));
+  }
+
+  // Alt+Shift+W ends the attached session (after asking), wherever the focus is.
+  document.addEventListener('keydown', (event) => {
+    if (!event.altKey || !event.shiftKey || event.ctrlKey || event.metaKey || event.code !== 'KeyW') return;
+    const session = last.sessions.find((s) => s.id === last.attachedId);
+    if (!session || !last.online) return;
+    event.preventDefault();
+    event.stopPropagation();
+    confirmEnd(session, list.querySelector('.tab.current') ?? list);
+  }, true);
 
   return {
+    tools,
     update(state) {
       last = { ...last, ...state };
-      render(last);
+      render();
     },
+    // The launcher panel says when it opens and closes, for aria-expanded.
+    setLauncherOpen(open) { chevron.setAttribute('aria-expanded', String(open)); chevron.classList.toggle('open', open); },
   };
 }
 
-function button(className, text, label) {
+function describeActivity(activity) {
+  if (activity === 'working') return 'working';
+  if (activity === 'finished') return 'finished';
+  if (activity === 'waiting') return 'waiting for you';
+  return null;
+}
+
+export function button(className, text, label) {
   const b = document.createElement('button');
   b.type = 'button';
   b.className = className;
@@ -134,4 +352,23 @@ function button(className, text, label) {
   b.setAttribute('aria-label', label);
   b.title = label;
   return b;
+}
+
+// A small stroked 16×16 icon (decorative: the button carries the name).
+export function icon(path, { fill = false } = {}) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 16 16');
+  svg.setAttribute('width', '16');
+  svg.setAttribute('height', '16');
+  svg.setAttribute('aria-hidden', 'true');
+  const p = document.createElementNS(ns, 'path');
+  p.setAttribute('d', path);
+  p.setAttribute('fill', fill ? 'currentColor' : 'none');
+  p.setAttribute('stroke', fill ? 'none' : 'currentColor');
+  p.setAttribute('stroke-width', '1.5');
+  p.setAttribute('stroke-linecap', 'round');
+  p.setAttribute('stroke-linejoin', 'round');
+  svg.append(p);
+  return svg;
 }

@@ -334,12 +334,13 @@ test('the tab bar starts, switches, renames and ends sessions', { timeout: 90000
   await field.press('Enter');
   await waitFor(async () => (await tabNames(page)).includes('work'), { what: 'the renamed tab' });
 
-  // × on the current tab asks, then ends it and lands on the other session.
-  let question = null;
-  page.once('dialog', (dialog) => { question = dialog.message(); dialog.accept(); });
+  // × on the current tab asks (a small confirm naming it), then ends it and lands on
+  // the other session.
   await page.getByRole('button', { name: `End ${firstName}` }).click();
+  const question = page.getByRole('alertdialog', { name: `End ${firstName}?` });
+  await question.waitFor({ timeout: 5000 });
+  await question.getByRole('button', { name: 'End session' }).click();
   await waitFor(async () => (await tabNames(page)).length === 1, { what: 'one tab left' });
-  assert.equal(question, `End ${firstName}?`);
   await waitFor(async () => (await selectedTab(page)) === 'work', { what: 'the remaining session to be attached' });
   await waitForLine(page, 'second-16');
   await run(page, 'echo landed-$((6+6))');
@@ -387,8 +388,10 @@ test('a dropped daemon shows reconnecting; coming back never starts a session', 
 
   await daemon.stop(); // ends its sessions too
   const line = page.getByRole('status');
-  await waitFor(async () => (await line.textContent()) === 'Disconnected. Reconnecting…' && await line.isVisible(),
-    { what: 'the reconnecting status (after a 3 s grace)' });
+  const curtain = page.locator('#curtain');
+  // A daemon that says `stopping` first gets "stopped"; one that just vanishes, "gone".
+  await waitFor(async () => await curtain.isVisible() && ['gone', 'stopped'].includes(await curtain.getAttribute('data-reason')),
+    { what: 'the curtain saying the daemon has stopped or is gone' });
   await screenshot(page, 'reconnecting.png');
 
   // A new daemon on the same address: the page comes back by itself, finds no session
@@ -397,7 +400,8 @@ test('a dropped daemon shows reconnecting; coming back never starts a session', 
   const empty = page.locator('#empty');
   await waitFor(() => empty.isVisible(), { timeout: 20000, what: 'the empty state after reconnecting' });
   assert.match(await empty.textContent(), /No sessions are running/);
-  assert.equal(await line.isHidden(), true, 'the reconnecting status went away');
+  assert.equal(await line.isHidden(), true, 'no status line left over');
+  assert.equal(await curtain.isHidden(), true, 'the curtain went away');
   assert.equal((await tabNames(page)).length, 0, 'reconnecting started no session');
 
   await page.keyboard.press('Enter'); // as the panel says
