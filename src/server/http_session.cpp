@@ -192,7 +192,8 @@ asio::awaitable<Response> HttpSession::run_operation(const OperationCall& call,
 // which version it speaks (absent: 2025-03-26, as the specification says).
 asio::awaitable<Response> HttpSession::answer_mcp(const McpPost& post, const Request& request) {
   mcp::Connection connection(wharf_mcp_server());
-  std::string_view version = post.protocol_version.empty() ? "2025-03-26" : post.protocol_version;
+  // A std::string: the two branches' common type is one, and a view of it would dangle.
+  std::string version = post.protocol_version.empty() ? "2025-03-26" : post.protocol_version;
   bool initializing = is_initialize(request.body());
   if (!initializing && !connection.adopt_version(version))
     co_return json_reply(http::status::bad_request,
