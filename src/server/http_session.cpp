@@ -4,16 +4,14 @@
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
 
 #include "app/upload_store.hpp"
 #include "core/access_key.hpp"
-#include "mcp/connection.hpp"
-#include "ops/operation.hpp"
-#include "server/mcp_tools.hpp"
+#include "server/api_endpoints.hpp"
+#include "server/mcp_endpoint.hpp"
 #include "server/router.hpp"
 #include "server/websocket_session.hpp"
 
@@ -29,16 +27,6 @@ constexpr auto kKeepAliveTimeout = std::chrono::seconds(30);
 constexpr std::uint32_t kHeaderLimit = 16 * 1024;
 constexpr std::uint64_t kBodyLimit = 64 * 1024;
 constexpr std::uint64_t kProgramBodyLimit = 1024 * 1024;
-
-// Whether an MCP message is the initialize request (which negotiates the version rather
-// than naming one in a header).
-bool is_initialize(std::string_view body) {
-  boost::system::error_code ec;
-  boost::json::value message = boost::json::parse(body, ec);
-  if (ec || !message.is_object()) return false;
-  const boost::json::value* method = message.get_object().if_contains("method");
-  return method != nullptr && method->is_string() && method->get_string() == "initialize";
-}
 
 // Programs may send larger bodies (text to type, MCP messages) than a page ever does, but
 // only once their header showed the key: nobody else makes wharf hold a large body.
@@ -116,16 +104,7 @@ asio::awaitable<void> HttpSession::run() {
       co_return;
     }
 
-    if (auto* call = std::get_if<OperationCall>(&decision)) {
-      decision = co_await run_operation(*call, request);
-    } else if (std::get_if<McpPost>(&decision)) {
-      decision = co_await answer_mcp(std::get<McpPost>(decision), request);
-    } else if (std::get_if<StopDaemon>(&decision)) {
-      decision = stop_daemon(request);
-    } else if (std::get_if<UploadFile>(&decision)) {
-      decision = store_upload(request);
-    }
-    auto& response = std::get<Response>(decision);
+    Response response = co_await carry_out(std::move(decision), request);
     spdlog::info("{} {} -> {}", std::string_view(request.method_string()),
                  loggable_path(request.target()), response.result_int());
     bool keep_alive = response.keep_alive();
@@ -137,88 +116,21 @@ asio::awaitable<void> HttpSession::run() {
   stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
 }
 
-Response HttpSession::store_upload(const Request& request) {
-  if (context_.uploads == nullptr)
-    return json_reply(http::status::not_found,
-                      R"({"ok":false,"code":"refused","error":"uploads are off"})"
-                      "\n",
-                      request);
-  auto stored = context_.uploads->store(request.body());
-  if (!stored) {
-    const core::Error& error = stored.error();
-    http::status status = error.code == "too_large"          ? http::status::payload_too_large
-                          : error.code == "unsupported_type" ? http::status::unsupported_media_type
-                                                             : http::status::internal_server_error;
-    boost::json::object body{{"ok", false}, {"code", error.code}, {"error", error.message}};
-    return json_reply(status, boost::json::serialize(body) + "\n", request);
-  }
-  spdlog::info("upload stored: {} ({} bytes, {})", stored.value().name, stored.value().bytes,
-               stored.value().type);
-  return operation_response(boost::json::object{{"path", stored.value().path},
-                                                {"name", stored.value().name},
-                                                {"bytes", stored.value().bytes},
-                                                {"type", stored.value().type}},
-                            request);
-}
-
-Response HttpSession::stop_daemon(const Request& request) {
-  if (!context_.request_stop || context_.sessions == nullptr)
-    return operation_response(core::Error{"this wharf cannot be stopped from here", "refused"},
-                              request);
-  boost::json::array names;
-  for (const core::SessionEntry* e : context_.sessions->registry().entries())
-    names.push_back(boost::json::string(e->name()));
-  spdlog::info("stop requested over HTTP: ending {} session(s)", names.size());
-  // After this answer is on its way: the stop begins on a later turn of the loop.
-  asio::post(stream_.get_executor(), context_.request_stop);
-  return operation_response(boost::json::object{{"sessions", std::move(names)}}, request);
-}
-
-asio::awaitable<Response> HttpSession::run_operation(const OperationCall& call,
-                                                     const Request& request) {
-  if (context_.sessions == nullptr)
-    co_return operation_response(core::Error{"not ready", "internal"}, request);
+asio::awaitable<Response> HttpSession::carry_out(RouteDecision decision, const Request& request) {
+  if (auto* response = std::get_if<Response>(&decision)) co_return std::move(*response);
+  if (std::get_if<StopDaemon>(&decision))
+    co_return stop_daemon(request, context_, stream_.get_executor());
+  if (std::get_if<UploadFile>(&decision)) co_return store_upload(request, context_);
   // An operation may take as long as its own timeout says (run_command, wait_for).
   stream_.expires_never();
-  // Whoever holds the key may use every session (core/ownership.hpp).
-  ops::Context context{*context_.sessions, core::Caller{.kind = core::Caller::Kind::kKeyHolder}};
-  auto answer = co_await ops::run_operation(call.name, context, call.args);
+  // (Two statements, not a conditional expression: GCC 12 miscompiles co_await in one.)
+  Response response;
+  if (auto* call = std::get_if<OperationCall>(&decision))
+    response = co_await run_api_operation(*call, request, context_);
+  else
+    response = co_await answer_mcp(std::get<McpPost>(decision), request, context_);
   stream_.expires_after(kKeepAliveTimeout);
-  co_return operation_response(answer, request);
-}
-
-// Each POST is answered on its own (wharf gives no Mcp-Session-Id): a Connection lives
-// for one message, and after initialize the client's MCP-Protocol-Version header says
-// which version it speaks (absent: 2025-03-26, as the specification says).
-asio::awaitable<Response> HttpSession::answer_mcp(const McpPost& post, const Request& request) {
-  mcp::Connection connection(wharf_mcp_server());
-  // A std::string: the two branches' common type is one, and a view of it would dangle.
-  std::string version = post.protocol_version.empty() ? "2025-03-26" : post.protocol_version;
-  bool initializing = is_initialize(request.body());
-  if (!initializing && !connection.adopt_version(version))
-    co_return json_reply(http::status::bad_request,
-                         mcp::error_response(nullptr, mcp::kInvalidRequest,
-                                             "unsupported MCP-Protocol-Version: " +
-                                                 std::string(version.substr(0, 40))),
-                         request);
-  mcp::Step step = connection.handle(request.body());
-  if (step.call) {
-    const ops::Operation* operation = ops::find_operation(step.call->name);
-    stream_.expires_never();
-    ops::Context context{*context_.sessions, core::Caller{.kind = core::Caller::Kind::kKeyHolder}};
-    auto answer = co_await ops::run_operation(step.call->name, context, step.call->arguments);
-    stream_.expires_after(kKeepAliveTimeout);
-    co_return json_reply(http::status::ok,
-                         connection.finish(*step.call, tool_result(*operation, answer)), request);
-  }
-  if (step.kind == mcp::MessageKind::kNotification || step.kind == mcp::MessageKind::kResponse) {
-    Response accepted = json_reply(http::status::accepted, "", request);
-    accepted.erase(http::field::content_type);
-    co_return accepted;
-  }
-  co_return json_reply(
-      step.kind == mcp::MessageKind::kInvalid ? http::status::bad_request : http::status::ok,
-      step.reply.value_or(""), request);
+  co_return response;
 }
 
 }  // namespace wharf::server

@@ -1,5 +1,6 @@
 // One HTTP connection: reads requests (bounded header and body, timed), asks the router
-// what to answer, and hands a WebSocket upgrade over to a WebSocketSession. Keep-alive
+// what to answer, has the endpoints carry out program routes, and hands a WebSocket
+// upgrade over to a WebSocketSession. Keep-alive
 // is honoured; any failure ends this connection only.
 #pragma once
 
@@ -20,14 +21,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
  private:
   boost::asio::awaitable<void> run();
-  // /api/v1: runs the operation the router read from the request.
-  boost::asio::awaitable<Response> run_operation(const OperationCall& call, const Request& request);
-  // /api/upload: stores the body in the upload directory (app/upload_store.hpp).
-  Response store_upload(const Request& request);
-  // /api/stop: names the sessions that end, then asks the daemon to stop.
-  Response stop_daemon(const Request& request);
-  // /mcp: one JSON-RPC message in, its answer (or 202 for a notification) out.
-  boost::asio::awaitable<Response> answer_mcp(const McpPost& post, const Request& request);
+  // Carries out what the router decided for a program or upload route (api_endpoints.hpp,
+  // mcp_endpoint.hpp); a page, a refusal or a WebSocket upgrade needs nothing more.
+  boost::asio::awaitable<Response> carry_out(RouteDecision decision, const Request& request);
 
   boost::beast::tcp_stream stream_;
   ServerContext& context_;

@@ -1,0 +1,61 @@
+#include "server/api_endpoints.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/post.hpp>
+#include <boost/json/serialize.hpp>
+
+#include "app/upload_store.hpp"
+#include "ops/operation.hpp"
+
+namespace wharf::server {
+namespace asio = boost::asio;
+
+asio::awaitable<Response> run_api_operation(const OperationCall& call, const Request& request,
+                                            ServerContext& context) {
+  if (context.sessions == nullptr)
+    co_return operation_response(core::Error{"not ready", "internal"}, request);
+  // Whoever holds the key may use every session (core/ownership.hpp).
+  ops::Context caller{*context.sessions, core::Caller{.kind = core::Caller::Kind::kKeyHolder}};
+  auto answer = co_await ops::run_operation(call.name, caller, call.args);
+  co_return operation_response(answer, request);
+}
+
+Response store_upload(const Request& request, ServerContext& context) {
+  if (context.uploads == nullptr)
+    return json_reply(http::status::not_found,
+                      R"({"ok":false,"code":"refused","error":"uploads are off"})"
+                      "\n",
+                      request);
+  auto stored = context.uploads->store(request.body());
+  if (!stored) {
+    const core::Error& error = stored.error();
+    http::status status = error.code == "too_large"          ? http::status::payload_too_large
+                          : error.code == "unsupported_type" ? http::status::unsupported_media_type
+                                                             : http::status::internal_server_error;
+    boost::json::object body{{"ok", false}, {"code", error.code}, {"error", error.message}};
+    return json_reply(status, boost::json::serialize(body) + "\n", request);
+  }
+  const app::StoredUpload& upload = stored.value();
+  spdlog::info("upload stored: {} ({} bytes, {})", upload.name, upload.bytes, upload.type);
+  return operation_response(boost::json::object{{"path", upload.path},
+                                                {"name", upload.name},
+                                                {"bytes", upload.bytes},
+                                                {"type", upload.type}},
+                            request);
+}
+
+Response stop_daemon(const Request& request, ServerContext& context,
+                     const asio::any_io_executor& executor) {
+  if (!context.request_stop || context.sessions == nullptr)
+    return operation_response(core::Error{"this wharf cannot be stopped from here", "refused"},
+                              request);
+  boost::json::array names;
+  for (const core::SessionEntry* e : context.sessions->registry().entries())
+    names.push_back(boost::json::string(e->name()));
+  spdlog::info("stop requested over HTTP: ending {} session(s)", names.size());
+  asio::post(executor, context.request_stop);
+  return operation_response(boost::json::object{{"sessions", std::move(names)}}, request);
+}
+
+}  // namespace wharf::server
