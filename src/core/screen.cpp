@@ -14,9 +14,7 @@
 namespace wharf::core {
 namespace {
 
-using cell_render::append_sgr;
 using cell_render::default_pen;
-using cell_render::is_default_pen;
 using cell_render::Pen;
 
 // Colours wharf reports when a program asks (OSC 10/11/12); they match the page's
@@ -53,24 +51,6 @@ void set_attr(CellPen& pen, std::uint8_t bit, bool on) {
   pen.attrs = static_cast<std::uint8_t>(on ? pen.attrs | bit : pen.attrs & ~bit);
 }
 
-// libvterm hands the text callback everything up to the end of the buffer; it must
-// claim only the printable run, or the escape sequences after it would be skipped.
-int tap_text(const char* bytes, std::size_t len, void*) {
-  std::size_t n = 0;
-  while (n < len) {
-    auto c = static_cast<unsigned char>(bytes[n]);
-    if (c < 0x20 || c == 0x7f) break;
-    ++n;
-  }
-  return static_cast<int>(n);
-}
-int tap_control(unsigned char, void*) {
-  return 1;
-}
-int tap_string(const char*, std::size_t, void*) {
-  return 1;
-}
-
 std::string sanitize_title(const char* raw) {
   std::string out;
   for (const char* p = raw; p && *p && out.size() < kMaxTitleBytes; ++p) {
@@ -83,8 +63,7 @@ std::string sanitize_title(const char* raw) {
 }  // namespace
 
 // libvterm's callbacks into Screen: the state layer's (what to draw, erase and scroll,
-// the pen, terminal properties), the output (replies), the OSCs it does not know, and
-// the mode tap's parser.
+// the pen, terminal properties), the output (replies) and the OSCs it does not know.
 struct ScreenHooks {
   static int putglyph(VTermGlyphInfo* info, VTermPos pos, void* user) {
     Screen& s = *self(user);
@@ -168,16 +147,6 @@ struct ScreenHooks {
     return 1;
   }
 
-  static int tap_escape(const char* bytes, std::size_t len, void* user) {
-    self(user)->on_mode_escape(std::string_view(bytes, len));
-    return 1;
-  }
-  static int tap_csi(const char* leader, const long args[], int argcount, const char* intermed,
-                     char command, void* user) {
-    self(user)->on_mode_csi(leader, args, argcount, intermed, command);
-    return 1;
-  }
-
   static constexpr VTermStateCallbacks kState = {
       .putglyph = putglyph,
       .movecursor = movecursor,
@@ -200,26 +169,17 @@ struct ScreenHooks {
       .dcs = nullptr,
       .resize = nullptr,
   };
-  static constexpr VTermParserCallbacks kModeTap = {
-      .text = tap_text,
-      .control = tap_control,
-      .escape = tap_escape,
-      .csi = tap_csi,
-      .osc = tap_string,
-      .dcs = tap_string,
-      .resize = nullptr,
-  };
 };
 
 Screen::Screen(TerminalSize size, std::size_t scrollback_bytes, std::uint64_t first_seq)
     : size_(size),
       scrollback_limit_(scrollback_bytes),
+      mode_tap_(size),
       emulator_guard_(std::make_unique<EmulatorGuard>(size.cols)),
       primary_(size.rows, size.cols, blank_pen()),
       alternate_(size.rows, size.cols, blank_pen()),
       pen_(blank_pen()),
-      seq_(std::max<std::uint64_t>(first_seq, 1)),
-      replaced_at_(seq_) {
+      changes_(first_seq, 0) {
   vt_ = vterm_new(size.rows, size.cols);
   vterm_set_utf8(vt_, 1);
   vterm_output_set_callback(vt_, ScreenHooks::output, this);
@@ -230,17 +190,11 @@ Screen::Screen(TerminalSize size, std::size_t scrollback_bytes, std::uint64_t fi
   // The blank screen as created is state 1.
   primary_.take_changed();
   alternate_.take_changed();
-  primary_.set_stamp(seq_ + 1);
-  alternate_.set_stamp(seq_ + 1);
-  scroll_marks_.push_back({seq_, active_->scrolled()});
-
-  mode_parser_ = vterm_new(size.rows, size.cols);
-  vterm_set_utf8(mode_parser_, 1);
-  vterm_parser_set_callbacks(mode_parser_, &ScreenHooks::kModeTap, this);
+  primary_.set_stamp(changes_.next_seq());
+  alternate_.set_stamp(changes_.next_seq());
 }
 
 Screen::~Screen() {
-  vterm_free(mode_parser_);
   vterm_free(vt_);
 }
 
@@ -251,7 +205,8 @@ void Screen::feed(std::string_view raw) {
   alternate_entries_.clear();
   std::string_view bytes = emulator_guard_->filter(raw, storage, alternate_entries_);
   if (bytes.empty()) return;
-  vterm_input_write(mode_parser_, bytes.data(), bytes.size());
+  mode_tap_.feed(bytes);
+  if (mode_tap_.take_reset()) changes_.replace();
   vterm_input_write(vt_, bytes.data(), bytes.size());
   commit_changes();
 }
@@ -262,56 +217,28 @@ void Screen::resize(TerminalSize size) {
   size_ = size;
   emulator_guard_->set_max_repeat(size.cols);
   vterm_set_size(vt_, size.rows, size.cols);
-  vterm_set_size(mode_parser_, size.rows, size.cols);
-  modes_.scroll_top = 0;
-  modes_.scroll_bottom = -1;
-  replace_pending_ = true;
+  mode_tap_.resize(size);
+  changes_.replace();
   commit_changes();
 }
 
 void Screen::commit_changes() {
   bool changed = primary_.take_changed();
   changed = alternate_.take_changed() || changed;
-  if (!changed && !replace_pending_) return;
-  ++seq_;
-  std::uint64_t scrolled = active_->scrolled();
-  if (replace_pending_) {
-    replace_pending_ = false;
-    replaced_at_ = seq_;
-    scroll_marks_.clear();
-    scroll_marks_.push_back({seq_, scrolled});
-  } else if (scrolled != scroll_marks_.back().scrolled) {
-    scroll_marks_.push_back({seq_, scrolled});
-    // A reader behind the second mark is a screenful or more behind: the first is enough
-    // to tell it so. This bounds the marks by the number of rows.
-    auto rows = static_cast<std::uint64_t>(size_.rows);
-    while (scroll_marks_.size() > 1 && scroll_marks_[1].scrolled + rows <= scrolled)
-      scroll_marks_.pop_front();
-  }
-  primary_.set_stamp(seq_ + 1);
-  alternate_.set_stamp(seq_ + 1);
+  if (!changes_.commit(changed, active_->scrolled(), size_.rows)) return;
+  primary_.set_stamp(changes_.next_seq());
+  alternate_.set_stamp(changes_.next_seq());
 }
 
 ScreenChanges Screen::changes_since(std::uint64_t since) const {
   ScreenChanges out;
-  out.seq = seq_;
+  out.seq = changes_.seq();
   out.alternate_screen = alternate_screen_;
   const CellGrid& grid = *active_;
   int rows = grid.rows();
-  out.full = since == 0 || since > seq_ || since < replaced_at_;
-  if (!out.full) {
-    // The reader's copy was shifted by every scroll after the last mark at or before it.
-    auto after =
-        std::upper_bound(scroll_marks_.begin(), scroll_marks_.end(), since,
-                         [](std::uint64_t seq, const ScrollMark& mark) { return seq < mark.seq; });
-    std::uint64_t moved = after == scroll_marks_.begin()
-                              ? UINT64_MAX  // dropped: a screenful or more ago
-                              : grid.scrolled() - std::prev(after)->scrolled;
-    if (moved >= static_cast<std::uint64_t>(rows))
-      out.full = true;
-    else
-      out.scrolled = moved;
-  }
+  ChangeLog::Redo redo = changes_.since(since, grid.scrolled(), rows);
+  out.full = redo.full;
+  out.scrolled = redo.scrolled;
   // The rows a shift brings in are blank in the reader's copy: still blank, they go unsaid.
   int filled = out.full ? rows : rows - static_cast<int>(out.scrolled);
   for (int row = 0; row < rows; ++row) {
@@ -401,7 +328,7 @@ void Screen::on_termprop(int prop, const void* raw) {
     case VTERM_PROP_ALTSCREEN: {
       // libvterm's state erases the alternate screen after this, on entry.
       bool on = value->boolean != 0;
-      if (on != alternate_screen_) replace_pending_ = true;
+      if (on != alternate_screen_) changes_.replace();
       if (on && !alternate_screen_) primary_cursor_ = cursor();
       alternate_screen_ = on;
       active_ = on ? &alternate_ : &primary_;
@@ -435,244 +362,10 @@ void Screen::on_osc(std::string_view command) {
   if (command == "12;?") answer("12", kForegroundReport);
 }
 
-void Screen::reset_modes() {
-  modes_ = InputModes{};
-}
-
-void Screen::on_mode_escape(std::string_view bytes) {
-  if (bytes == "c") {  // RIS
-    reset_modes();
-    replace_pending_ = true;
-  }
-  if (bytes == "=") modes_.application_keypad = true;
-  if (bytes == ">") modes_.application_keypad = false;
-}
-
-void Screen::on_mode_csi(const char* leader, const long args[], int argcount, const char* intermed,
-                         char command) {
-  bool dec = leader != nullptr && leader[0] == '?' && leader[1] == 0;
-  bool plain = leader == nullptr || leader[0] == 0;
-  bool no_intermed = intermed == nullptr || intermed[0] == 0;
-
-  if (plain && intermed != nullptr && intermed[0] == '!' && intermed[1] == 0 && command == 'p') {
-    // DECSTR: a soft reset of the modes that matter here.
-    InputModes kept = modes_;
-    reset_modes();
-    modes_.bracketed_paste = kept.bracketed_paste;
-    modes_.focus_reporting = kept.focus_reporting;
-    modes_.mouse_tracking = kept.mouse_tracking;
-    modes_.mouse_encoding = kept.mouse_encoding;
-    return;
-  }
-  if (plain && no_intermed && command == 'r') {
-    // DECSTBM, validated the way libvterm does.
-    int rows = size_.rows;
-    long top = CSI_ARG_OR(args[0], 1) - 1;
-    long bottom = argcount < 2 || CSI_ARG_IS_MISSING(args[1]) ? -1 : CSI_ARG(args[1]);
-    top = std::clamp<long>(top, 0, rows);
-    if (bottom < -1) bottom = -1;
-    if (top == 0 && bottom == rows) bottom = -1;
-    if (bottom > rows) bottom = rows;
-    long effective_bottom = bottom == -1 ? rows : bottom;
-    if (effective_bottom <= top) {
-      top = 0;
-      bottom = -1;
-    }
-    modes_.scroll_top = static_cast<int>(top);
-    modes_.scroll_bottom = static_cast<int>(bottom);
-    return;
-  }
-  if (!no_intermed || (command != 'h' && command != 'l')) return;
-  bool set = command == 'h';
-  for (int i = 0; i < argcount; ++i) {
-    long mode = CSI_ARG(args[i]);
-    if (plain) {
-      if (mode == 4) modes_.insert = set;
-      continue;
-    }
-    if (!dec) continue;
-    switch (mode) {
-      case 1:
-        modes_.application_cursor = set;
-        break;
-      case 6:
-        modes_.origin = set;
-        break;
-      case 7:
-        modes_.autowrap = set;
-        break;
-      case 66:
-        modes_.application_keypad = set;
-        break;
-      case 9:
-      case 1000:
-      case 1002:
-      case 1003:
-        modes_.mouse_tracking = set ? static_cast<int>(mode) : 0;
-        break;
-      case 1005:
-      case 1006:
-      case 1015:
-        if (set) {
-          modes_.mouse_encoding = static_cast<int>(mode);
-        } else if (modes_.mouse_encoding == mode) {
-          modes_.mouse_encoding = 0;
-        }
-        break;
-      case 1004:
-        modes_.focus_reporting = set;
-        break;
-      case 2004:
-        modes_.bracketed_paste = set;
-        break;
-      default:
-        break;
-    }
-  }
-}
-
 CursorState Screen::cursor() const {
   VTermPos pos{};
   vterm_state_get_cursorpos(state_, &pos);
   return CursorState{pos.row, pos.col, cursor_visible_};
-}
-
-// The grid keeps cells as written: DECSCNM (reverse video) is carried as a mode, not by
-// flipping every cell.
-std::string Screen::render_row(const CellGrid& grid, int row) const {
-  std::string out;
-  grid.render(row, true, false, out);
-  return out;
-}
-
-std::string Screen::snapshot(std::size_t scrollback_lines) const {
-  std::string out;
-  auto csi = [&out](std::string_view body) {
-    out += "\x1b[";
-    out += body;
-  };
-  out += "\x1b[0m";
-  // Scrollback: printed from the top and pushed off the screen by newlines, so that it
-  // lands in the receiving terminal's own scrollback in order.
-  std::size_t count = std::min(scrollback_lines, scrollback_.size());
-  if (count > 0) {
-    for (auto it = scrollback_.end() - static_cast<std::ptrdiff_t>(count); it != scrollback_.end();
-         ++it) {
-      out += *it;
-      out += "\r\n";
-    }
-    for (int i = 1; i < size_.rows; ++i) out += "\r\n";
-  }
-  if (alternate_screen_) {
-    // The primary screen, and the cursor it had when the program switched away, so that
-    // both come back when the program leaves the alternate screen (1049 restores the
-    // cursor it saves here).
-    csi("H");
-    for (int row = 0; row < size_.rows; ++row) {
-      std::string line = render_row(primary_, row);
-      if (line.empty()) continue;
-      csi(std::to_string(row + 1) + ";1H");
-      out += line;
-    }
-    csi(std::to_string(primary_cursor_.row + 1) + ";" + std::to_string(primary_cursor_.col + 1) +
-        "H");
-    csi("?1049h");
-  }
-  csi("H");
-  for (int row = 0; row < size_.rows; ++row) {
-    std::string line = render_row(*active_, row);
-    if (line.empty()) continue;
-    csi(std::to_string(row + 1) + ";1H");
-    out += line;
-  }
-
-  // Modes, then the cursor (DECSTBM and DECOM move it), then the pen.
-  const InputModes& m = modes_;
-  if (m.scroll_top != 0 || m.scroll_bottom != -1) {
-    int bottom = m.scroll_bottom == -1 ? size_.rows : m.scroll_bottom;
-    csi(std::to_string(m.scroll_top + 1) + ";" + std::to_string(bottom) + "r");
-  }
-  if (m.origin) csi("?6h");
-  if (!m.autowrap) csi("?7l");
-  if (m.insert) csi("4h");
-  if (m.application_cursor) csi("?1h");
-  if (m.application_keypad) out += "\x1b=";
-  if (m.mouse_tracking != 0) csi("?" + std::to_string(m.mouse_tracking) + "h");
-  if (m.mouse_encoding != 0) csi("?" + std::to_string(m.mouse_encoding) + "h");
-  if (m.focus_reporting) csi("?1004h");
-  if (m.bracketed_paste) csi("?2004h");
-  if (reverse_video_) csi("?5h");
-  if (!title_.empty()) {
-    out += "\x1b]2;";
-    out += title_;
-    out += "\x1b\\";
-  }
-  // DECSCUSR: 1/2 block, 3/4 underline, 5/6 bar; odd numbers blink.
-  int shape = cursor_shape_ == VTERM_PROP_CURSORSHAPE_UNDERLINE  ? 3
-              : cursor_shape_ == VTERM_PROP_CURSORSHAPE_BAR_LEFT ? 5
-                                                                 : 1;
-  if (!cursor_blink_) ++shape;
-  if (shape != 1) csi(std::to_string(shape) + " q");
-
-  CursorState cur = cursor();
-  int row = cur.row;
-  if (m.origin) row -= m.scroll_top;
-  csi(std::to_string(row + 1) + ";" + std::to_string(cur.col + 1) + "H");
-  if (!cur.visible) csi("?25l");
-
-  Pen pen = default_pen();
-  VTermValue value{};
-  vterm_state_get_penattr(state_, VTERM_ATTR_BOLD, &value);
-  pen.attrs.bold = value.boolean ? 1 : 0;
-  vterm_state_get_penattr(state_, VTERM_ATTR_UNDERLINE, &value);
-  pen.attrs.underline = static_cast<unsigned>(value.number) & 3u;
-  vterm_state_get_penattr(state_, VTERM_ATTR_ITALIC, &value);
-  pen.attrs.italic = value.boolean ? 1 : 0;
-  vterm_state_get_penattr(state_, VTERM_ATTR_BLINK, &value);
-  pen.attrs.blink = value.boolean ? 1 : 0;
-  vterm_state_get_penattr(state_, VTERM_ATTR_REVERSE, &value);
-  pen.attrs.reverse = value.boolean ? 1 : 0;
-  vterm_state_get_penattr(state_, VTERM_ATTR_STRIKE, &value);
-  pen.attrs.strike = value.boolean ? 1 : 0;
-  vterm_state_get_penattr(state_, VTERM_ATTR_FOREGROUND, &value);
-  pen.fg = value.color;
-  vterm_state_get_penattr(state_, VTERM_ATTR_BACKGROUND, &value);
-  pen.bg = value.color;
-  if (!is_default_pen(pen)) append_sgr(out, pen);
-  return out;
-}
-
-ScreenText Screen::text(std::size_t scrollback_lines) const {
-  ScreenText out;
-  std::size_t count = std::min(scrollback_lines, scrollback_.size());
-  for (auto it = scrollback_.end() - static_cast<std::ptrdiff_t>(count); it != scrollback_.end();
-       ++it)
-    out.scrollback.push_back(strip_sgr(*it));
-  for (int row = 0; row < size_.rows; ++row) {
-    std::string line;
-    active_->render(row, false, false, line);
-    out.lines.push_back(std::move(line));
-  }
-  out.cursor = cursor();
-  out.size = size_;
-  out.title = title_;
-  out.alternate_screen = alternate_screen_;
-  return out;
-}
-
-std::string strip_sgr(std::string_view rendered) {
-  std::string out;
-  out.reserve(rendered.size());
-  for (std::size_t i = 0; i < rendered.size(); ++i) {
-    if (rendered[i] == '\x1b' && i + 1 < rendered.size() && rendered[i + 1] == '[') {
-      std::size_t j = i + 2;
-      while (j < rendered.size() && rendered[j] != 'm') ++j;
-      i = j;
-      continue;
-    }
-    out.push_back(rendered[i]);
-  }
-  return out;
 }
 
 }  // namespace wharf::core

@@ -41,6 +41,8 @@
 #include <vector>
 
 #include "core/cell_grid.hpp"
+#include "core/change_log.hpp"
+#include "core/mode_tap.hpp"
 #include "core/terminal_size.hpp"
 
 struct VTerm;
@@ -54,21 +56,6 @@ struct CursorState {
   int row = 0;  // 0-based, on the visible screen
   int col = 0;
   bool visible = true;
-};
-
-// Input modes a program sets that change what the terminal sends it.
-struct InputModes {
-  bool application_cursor = false;  // DECCKM
-  bool application_keypad = false;  // DECKPAM / DECNKM
-  bool bracketed_paste = false;     // 2004
-  bool focus_reporting = false;     // 1004
-  int mouse_tracking = 0;           // 0, 9, 1000, 1002 or 1003
-  int mouse_encoding = 0;           // 0, 1005, 1006 or 1015
-  bool origin = false;              // DECOM
-  bool autowrap = true;             // DECAWM
-  bool insert = false;              // IRM
-  int scroll_top = 0;               // DECSTBM, 0-based inclusive; bottom -1 = last row
-  int scroll_bottom = -1;
 };
 
 struct ScreenText {
@@ -120,14 +107,14 @@ class Screen {
   std::string snapshot(std::size_t scrollback_lines = SIZE_MAX) const;
   ScreenText text(std::size_t scrollback_lines = 0) const;
   // The visible screen's state number (see ScreenChanges); starts at 1.
-  std::uint64_t change_seq() const { return seq_; }
+  std::uint64_t change_seq() const { return changes_.seq(); }
   ScreenChanges changes_since(std::uint64_t since) const;
 
   TerminalSize size() const { return size_; }
   CursorState cursor() const;
   const std::string& title() const { return title_; }
   bool alternate_screen() const { return alternate_screen_; }
-  const InputModes& modes() const { return modes_; }
+  const InputModes& modes() const { return mode_tap_.modes(); }
   std::size_t scrollback_lines() const { return scrollback_.size(); }
   std::size_t scrollback_bytes() const { return scrollback_bytes_; }
   // Lines dropped from the front because of the byte bound.
@@ -145,13 +132,9 @@ class Screen {
 
   std::string render_row(const CellGrid& grid, int row) const;
   void push_scrollback(int row);  // a primary-screen row about to scroll off the top
-  void reset_modes();
   void on_output(const char* bytes, std::size_t len);
   void on_termprop(int prop, const void* value);
   void on_osc(std::string_view command);
-  void on_mode_csi(const char* leader, const long args[], int argcount, const char* intermed,
-                   char command);
-  void on_mode_escape(std::string_view bytes);
   void on_scroll(VTermRect rect, int downward, int rightward);
   void on_resize(int rows, int cols, VTermPos* delta);
   // Ends a feed or resize: a new state number if anything on show changed.
@@ -161,9 +144,7 @@ class Screen {
   std::size_t scrollback_limit_;
   VTerm* vt_ = nullptr;
   VTermState* state_ = nullptr;
-  // A second parser over the same bytes, only to follow the modes libvterm 0.1.4
-  // tracks internally but does not expose (DECSTBM, DECCKM, mouse, paste, focus...).
-  VTerm* mode_parser_ = nullptr;
+  ModeTap mode_tap_;  // the modes libvterm 0.1.4 follows but does not expose
   std::unique_ptr<EmulatorGuard> emulator_guard_;  // in front of libvterm (see emulator_guard.hpp)
   std::vector<std::size_t> alternate_entries_;     // the guard's report, unused (reused storage)
   CellGrid primary_;
@@ -182,20 +163,10 @@ class Screen {
   bool cursor_blink_ = true;
   int cursor_shape_ = 1;
   bool reverse_video_ = false;
-  InputModes modes_;
   CursorState primary_cursor_;  // where the cursor was when the alternate screen came on
 
-  // Change tracking (changes_since). The grids stamp rows with seq_ + 1 while feeding.
-  struct ScrollMark {
-    std::uint64_t seq;       // a state...
-    std::uint64_t scrolled;  // ...and the active grid's scrolled() from it on
-  };
-  std::uint64_t seq_ = 1;
-  std::uint64_t replaced_at_ = 1;  // the first state of the screen on show
-  bool replace_pending_ = false;
-  // One mark per state that scrolled, ascending, from replaced_at_ on; marks older than
-  // a screenful of scrolling are dropped (a reader that far behind gets everything).
-  std::deque<ScrollMark> scroll_marks_;
+  // Change tracking (changes_since): the grids stamp rows with changes_.next_seq().
+  ChangeLog changes_;
 };
 
 // Removes the SGR sequences snapshot lines carry, leaving their text.
