@@ -279,6 +279,8 @@ int run_daemon(const DaemonOptions& options) {
       // The page's power button takes the same path as SIGTERM: one way to stop.
       .request_stop = [] { std::raise(SIGTERM); },
       .uploads = &uploads,
+      .window_timeout = std::chrono::seconds(options.window_timeout_seconds.value_or(
+          file.window_timeout_seconds.value_or(server::kDefaultWindowTimeout.count()))),
   };
 
   auto listener = server::Listener::open(io, {address, port}, context);

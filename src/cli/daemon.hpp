@@ -15,14 +15,15 @@ struct DaemonOptions {
   std::optional<std::uint16_t> port;  // default 7373
   std::optional<std::string> listen;  // default 127.0.0.1
   std::optional<std::string> state_dir;
-  std::optional<std::string> workspace;         // default: the directory wharf starts in
-  std::optional<std::string> assets;            // default: beside the binary
-  std::optional<std::string> config;            // default: ~/.config/wharf/config.toml
-  std::optional<std::string> default_entry;     // what new sessions run
-  std::optional<std::string> log_level;         // default info
-  std::optional<std::size_t> max_sessions;      // default 8
-  std::optional<unsigned> idle_expiry_seconds;  // default 0: sessions never expire
-  std::optional<bool> shared_shell;             // default false
+  std::optional<std::string> workspace;            // default: the directory wharf starts in
+  std::optional<std::string> assets;               // default: beside the binary
+  std::optional<std::string> config;               // default: ~/.config/wharf/config.toml
+  std::optional<std::string> default_entry;        // what new sessions run
+  std::optional<std::string> log_level;            // default info
+  std::optional<std::size_t> max_sessions;         // default 8
+  std::optional<unsigned> idle_expiry_seconds;     // default 0: sessions never expire
+  std::optional<unsigned> window_timeout_seconds;  // default 300
+  std::optional<bool> shared_shell;                // default false
 };
 
 // Returns the process exit code.

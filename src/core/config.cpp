@@ -202,6 +202,11 @@ Config walk(const toml::table& root, std::string_view source) {
                         config.idle_expiry_seconds = static_cast<unsigned>(
                             integer_of(n, "idle_expiry", 0, 365LL * 24 * 3600));
                       }},
+                     {"window_timeout",
+                      [&](const toml::node& n) {
+                        config.window_timeout_seconds = static_cast<unsigned>(
+                            integer_of(n, "window_timeout", 10, 7LL * 24 * 3600));
+                      }},
                      {"log_level",
                       [&](const toml::node& n) {
                         std::string level = string_of(n, "log_level");

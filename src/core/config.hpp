@@ -49,6 +49,7 @@ struct Config {
   std::optional<std::string> workspace;
   std::optional<std::size_t> max_sessions;
   std::optional<unsigned> idle_expiry_seconds;
+  std::optional<unsigned> window_timeout_seconds;
   std::optional<std::string> log_level;
   // [sessions]
   std::optional<std::string> default_entry;

@@ -2,6 +2,7 @@
 // composition root and shared read-only (by reference) with every session.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -25,6 +26,11 @@ struct StatusCounts {
 // Enough for 2,000 windows with room for HTTP requests beside them (PRODUCT.md's scale
 // target); each one's memory is bounded by the per-window output budget.
 inline constexpr std::size_t kMaxConnections = 4096;
+// A window that answers no ping for this long is gone (a dead network). Generous on
+// purpose: a window that is alive but not reading (a suspended `wharf attach`, a laptop
+// asleep for a few minutes) costs at most its flow budget and a snapshot, and keeping it
+// spares it a reconnect when it wakes.
+inline constexpr std::chrono::seconds kDefaultWindowTimeout{300};
 
 struct ServerContext {
   std::string key;
@@ -36,6 +42,7 @@ struct ServerContext {
   std::function<void()> request_stop;       // POST /api/stop; empty: refused
   app::UploadStore* uploads = nullptr;      // POST /api/upload; null: refused
   std::size_t open_connections = 0;         // HTTP and WebSocket, for the connection cap
+  std::chrono::seconds window_timeout = kDefaultWindowTimeout;  // WebSocket idle timeout
 };
 
 }  // namespace wharf::server

@@ -43,11 +43,8 @@ void WebSocketSession::start(http::request<http::string_body> request, core::Ter
 asio::awaitable<void> WebSocketSession::run(http::request<http::string_body> request) {
   websocket::stream_base::timeout timeouts{
       .handshake_timeout = std::chrono::seconds(5),
-      // A peer that answers no ping for this long is gone (dead network). Generous on
-      // purpose: a window that is alive but not reading (a suspended `wharf attach`, a
-      // laptop asleep for a few minutes) costs at most its flow budget and a snapshot,
-      // and keeping it spares it a reconnect when it wakes.
-      .idle_timeout = std::chrono::seconds(300),
+      // A peer that answers no ping for this long is gone (server_context.hpp).
+      .idle_timeout = context_.window_timeout,
       .keep_alive_pings = true,
   };
   ws_.set_option(timeouts);

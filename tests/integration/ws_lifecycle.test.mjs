@@ -1,8 +1,8 @@
 // The life of a session seen from its WebSocket clients: the program exiting on its own
 // (or by a signal) is reported, with its code, to every window attached to it and only to
 // them; the windows stay connected (detached) and a later attach starts a fresh session
-// only when asked to; output is relayed complete and in order under flow control, and a
-// handshake that never completes is dropped.
+// only when asked to; output is relayed complete and in order under flow control; a
+// handshake that never completes, and a window that answers no ping, are dropped.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
@@ -176,5 +176,27 @@ describe('session lifecycle over WebSocket', { concurrency: 4 }, () => {
     await within(ended, 10000, 'the daemon to drop a handshake left incomplete');
     assert.ok(Date.now() - started < 10000);
     assert.deepEqual(childrenOf(d.child.pid), []);
+  });
+
+  test('a window that answers no ping for the window timeout is dropped; its session goes on', async (t) => {
+    const d = await startDaemon({ args: ['--window-timeout', '10'] });
+    t.after(() => stopDaemon(d));
+    const { ws: gone, attached } = await attachedWindow(t, d);
+    const observer = await openWs(d);
+    t.after(() => observer.close());
+    const windowsOn = () => observer.lastSessions?.find((s) => s.id === attached.session)?.windows;
+    await waitFor(() => windowsOn() === 1, { what: 'the window counted on its session' });
+    const started = Date.now();
+    gone.pause(); // a dead network: nothing read, no ping answered
+    await waitFor(() => windowsOn() === 0, { timeout: 30000, what: 'the silent window to be dropped' });
+    const seconds = (Date.now() - started) / 1000;
+    assert.ok(seconds >= 9, `dropped after ${seconds.toFixed(1)} s, before the 10 s timeout`);
+    gone.resume();
+    await waitFor(() => gone.closeInfo, { what: 'the dropped window to see its socket close' });
+    // The session lives on: a new window attaches to it and it still runs commands.
+    const back = await openWs(d);
+    t.after(() => back.close());
+    assert.equal((await back.attach({ session: attached.session })).session, attached.session);
+    await back.run('true');
   });
 });

@@ -34,6 +34,11 @@ std::function<int()> setup_serve(CLI::App& verb) {
                   "End a session nobody watched and that printed nothing for this many "
                   "seconds (0: never) [0]")
       ->envname("WHARF_IDLE_EXPIRY");
+  verb.add_option("--window-timeout", options->window_timeout_seconds,
+                  "Drop a window that answers no ping for this many seconds (a dead "
+                  "network); a window that only stops reading costs its flow budget [300]")
+      ->envname("WHARF_WINDOW_TIMEOUT")
+      ->check(CLI::Range(10, 7 * 24 * 3600));
   verb.add_flag(
           "--shared-shell{true}", options->shared_shell,
           "Keep a shell session, named \"shared shell\", that `wharf run` and run_command use "

@@ -28,6 +28,7 @@ listen = "127.0.0.1"
 workspace = "~/src"
 max_sessions = 12
 idle_expiry = 3600
+window_timeout = 900
 log_level = "debug"
 
 [sessions]
@@ -66,6 +67,7 @@ argv = ["make", "test"]
   EXPECT_EQ(c.port, 8080);
   EXPECT_EQ(c.max_sessions, 12u);
   EXPECT_EQ(c.idle_expiry_seconds, 3600u);
+  EXPECT_EQ(c.window_timeout_seconds, 900u);
   EXPECT_EQ(c.log_level, "debug");
   EXPECT_EQ(c.default_entry, "codex");
   EXPECT_EQ(c.default_directory, "apps/api");
@@ -109,6 +111,7 @@ TEST(Config, WrongTypeIsRefusedWithLine) {
 TEST(Config, OutOfRangeIsRefused) {
   EXPECT_NE(refusal("[server]\nport = 70000\n").find("between 0 and 65535"), std::string::npos);
   EXPECT_NE(refusal("[server]\nmax_sessions = 0\n").find("between 1"), std::string::npos);
+  EXPECT_NE(refusal("[server]\nwindow_timeout = 5\n").find("between 10"), std::string::npos);
 }
 
 TEST(Config, SyntaxErrorsCarryTheirLine) {
