@@ -10,6 +10,9 @@
 //
 // Each session has its own draft (drafts.js) and history of sent messages for Up and
 // Down (message_history.js), both kept in this browser tab and gone with the session.
+//
+// The daemon answers a message with `pasted`; when it had to remove control characters
+// (which could have acted as keys) the note above the box says how many.
 import { uploadFile, filesOf } from './uploads.js';
 import { sessionKey, forgetEnded } from './session_store.js';
 import { emptyDraft, loadDraft, saveDraft, addImage, imageToken, withoutToken, expandTokens } from './drafts.js';
@@ -163,6 +166,13 @@ export function createComposer(root, { key, paste }) {
     hideNote();
   }
 
+  // The daemon's answer to a message: say so when it had to take characters out.
+  function pasted({ removed = 0 } = {}) {
+    if (!(removed > 0)) return;
+    flash(removed === 1 ? '1 control character was removed from the message.'
+      : `${removed} control characters were removed from the message.`);
+  }
+
   // ---- events ---------------------------------------------------------------------------------
 
   box.addEventListener('keydown', (e) => {
@@ -277,5 +287,5 @@ export function createComposer(root, { key, paste }) {
     note.hidden = true;
   }
 
-  return { update, focus: () => box.focus(), element: box };
+  return { update, pasted, focus: () => box.focus(), element: box };
 }
