@@ -5,60 +5,43 @@
 //
 // Images (pasted, dropped or picked) are uploaded at once (uploads.js) and stand in the
 // text as `[Image #N]` tokens; sending replaces each token with the path the server saved
-// the image under, which is what the agent reads.
+// the image under, which is what the agent reads. Dictation (dictation.js) writes into
+// the box like typing does.
 //
-// Drafts and history live in sessionStorage (this browser tab, surviving switches and
-// reloads), keyed by the session's id and start time so a restarted daemon's session 1
-// never inherits another's draft. A draft is its text, its images and the number the
-// next image gets, together: a token only means something next to its own list. Both go
-// when the session ends. History stores what the agent received (tokens expanded), so
-// sending a recalled message again means the same thing.
+// Each session has its own draft (drafts.js) and history of sent messages for Up and
+// Down (message_history.js), both kept in this browser tab and gone with the session.
+//
+// The daemon answers a message with `pasted`; when it had to remove control characters
+// (which could have acted as keys) the note above the box says how many.
 import { uploadFile, filesOf } from './uploads.js';
+import { sessionKey, forgetEnded } from './session_store.js';
+import { emptyDraft, loadDraft, saveDraft, addImage, imageToken, withoutToken, expandTokens } from './drafts.js';
+import { rememberSent, createRecall } from './message_history.js';
+import { createDictation } from './dictation.js';
+import { buildComposer, imageChip } from './composer_view.js';
 
-const DRAFT = 'wharf.draft.';
-const HISTORY = 'wharf.history.';
-const HISTORY_MAX = 100;
 const MAX_PASTE = 48 * 1024; // the protocol's cap on a paste, in bytes of UTF-8
 const MAX_WIRE = 63 * 1024; // a client message may be 64 KiB at most, envelope included
-const TOKEN = /\[Image #(\d+)\]/g;
 const PLACEHOLDER = 'Message — Enter sends, Shift+Enter adds a line';
 
 export function createComposer(root, { key, paste }) {
   const encoder = new TextEncoder();
-  root.classList.add('composer');
-  root.innerHTML = '';
-  const chips = el('div', 'composer-chips');
-  chips.setAttribute('aria-label', 'Attached images');
-  const row = el('div', 'composer-row');
-  const pick = button('composer-attach', 'Attach images', icon(ICONS.clip));
-  const fileInput = document.createElement('input');
-  fileInput.type = 'file';
-  fileInput.accept = 'image/png,image/jpeg,image/gif,image/webp';
-  fileInput.multiple = true;
-  fileInput.hidden = true;
-  fileInput.tabIndex = -1;
-  const box = document.createElement('textarea');
-  box.className = 'composer-text';
-  box.rows = 1;
-  box.spellcheck = true;
-  box.placeholder = PLACEHOLDER;
-  box.setAttribute('aria-label', 'Message');
-  const mic = button('composer-mic', 'Dictate', icon(ICONS.mic));
-  mic.setAttribute('aria-pressed', 'false');
-  const sendButton = button('composer-send', 'Send message (Enter)', icon(ICONS.send));
-  const note = el('div', 'composer-note');
-  note.setAttribute('role', 'status');
-  note.hidden = true;
-  row.append(pick, fileInput, box, mic, sendButton);
-  root.append(chips, note, row);
+  const { chips, pick, fileInput, box, mic, sendButton, note } = buildComposer(root, PLACEHOLDER);
 
   let current = null; // storage key of the attached session ("id:created"), or null
   let draft = emptyDraft();
-  let walk = null; // index into the history while Up/Down recall is on, else null
   let initialList; // the connection's list before any `sessions` message (see update)
   const pending = new Map(); // storage key -> Set of upload promises
   const previews = new WeakMap(); // image -> blob: URL of its picture (this page load only)
   let noteTimer = 0;
+  // Up/Down recall of sent messages (message_history.js): a recalled one is the draft.
+  const recall = createRecall((text) => {
+    draft.text = text;
+    box.value = text;
+    grow();
+    box.setSelectionRange(text.length, text.length);
+    saveCurrentDraft();
+  });
 
   // ---- session following -------------------------------------------------------------
 
@@ -67,43 +50,21 @@ export function createComposer(root, { key, paste }) {
     box.placeholder = driving === false ? 'Watching — take over this session to send'
       : attachedId == null ? 'No session' : PLACEHOLDER;
     const session = sessions.find((s) => s.id === attachedId);
-    const next = session ? `${session.id}:${session.created ?? 0}` : null;
+    const next = session ? sessionKey(session) : null;
     if (next !== current) {
       current = next;
-      draft = next ? loadDraft(next) : emptyDraft();
-      walk = null;
+      draft = next ? loadDraft(next, pending.get(next)?.size > 0) : emptyDraft();
+      recall.stop();
       show();
     }
-    // Drafts of sessions that ended go with them. Only a list the server sent counts (the
-    // one the connection starts with is empty but means nothing).
-    if (online && sessions !== initialList) prune(new Set(sessions.map((s) => `${s.id}:${s.created ?? 0}`)));
+    // Drafts and histories of sessions that ended go with them. Only a list the server
+    // sent counts (the one the connection starts with is empty but means nothing).
+    if (online && sessions !== initialList) forgetEnded(new Set(sessions.map(sessionKey)));
   }
 
-  function prune(live) {
-    for (let i = sessionStorage.length - 1; i >= 0; i--) {
-      const name = sessionStorage.key(i);
-      const prefix = name?.startsWith(DRAFT) ? DRAFT : name?.startsWith(HISTORY) ? HISTORY : null;
-      if (prefix && !live.has(name.slice(prefix.length))) sessionStorage.removeItem(name);
-    }
-  }
+  // ---- the draft on screen ---------------------------------------------------------------
 
-  // ---- drafts --------------------------------------------------------------------------
-
-  function emptyDraft() { return { text: '', images: [], next: 1 }; }
-
-  function loadDraft(k) {
-    const stored = read(DRAFT + k);
-    if (!stored || typeof stored.text !== 'string' || !Array.isArray(stored.images)) return emptyDraft();
-    // An upload cut short by a reload never finishes.
-    for (const image of stored.images) if (image.state === 'uploading' && !pending.get(k)?.size) image.state = 'failed';
-    return { text: stored.text, images: stored.images, next: Number(stored.next) || 1 };
-  }
-
-  function saveDraft(k = current, d = draft) {
-    if (!k) return;
-    if (!d.text && !d.images.length) sessionStorage.removeItem(DRAFT + k);
-    else write(DRAFT + k, d);
-  }
+  const saveCurrentDraft = () => saveDraft(current, draft);
 
   function show() {
     if (box.value !== draft.text) box.value = draft.text;
@@ -113,30 +74,14 @@ export function createComposer(root, { key, paste }) {
   }
 
   function chip(image) {
-    const c = el('span', `composer-chip ${image.state}`);
-    c.title = image.state === 'ready' ? image.path : image.state === 'failed' ? image.error ?? 'upload failed' : 'uploading…';
-    const preview = previews.get(image);
-    if (preview) {
-      const thumb = document.createElement('img');
-      thumb.className = 'composer-chip-thumb';
-      thumb.src = preview;
-      thumb.alt = '';
-      c.append(thumb);
-    }
-    const label = el('span', 'composer-chip-label');
-    label.textContent = image.state === 'failed' ? `${image.name} — upload failed`
-      : `[Image #${image.n}] ${image.name}${image.state === 'uploading' ? ' …' : ''}`;
-    const remove = button('composer-chip-remove', `Remove image ${image.n}`, '×');
-    remove.addEventListener('click', () => {
+    return imageChip(image, previews.get(image), () => {
       draft.images = draft.images.filter((i) => i !== image);
       forget(image);
       draft.text = withoutToken(box.value, image.n);
-      saveDraft();
+      saveCurrentDraft();
       show();
       box.focus();
     });
-    c.append(label, remove);
-    return c;
   }
 
   // ---- images ----------------------------------------------------------------------------
@@ -149,10 +94,9 @@ export function createComposer(root, { key, paste }) {
     const k = current;
     const d = draft;
     for (const file of files) {
-      const image = { n: d.next++, name: file.name || 'pasted image', path: null, state: 'uploading' };
+      const image = addImage(d, file.name || 'pasted image');
       if (/^image\//.test(file.type)) previews.set(image, URL.createObjectURL(file));
-      d.images.push(image);
-      insertAtCaret(`[Image #${image.n}]`);
+      insertAtCaret(imageToken(image.n));
       const job = uploadFile(file, key).then((answer) => {
         image.state = 'ready';
         image.path = answer.path;
@@ -170,7 +114,7 @@ export function createComposer(root, { key, paste }) {
       if (!pending.has(k)) pending.set(k, new Set());
       pending.get(k).add(job);
     }
-    saveDraft();
+    saveCurrentDraft();
     show();
   }
 
@@ -190,11 +134,7 @@ export function createComposer(root, { key, paste }) {
     const caret = (before + lead + token + trail).length;
     box.setSelectionRange(caret, caret);
     draft.text = box.value;
-    walk = null;
-  }
-
-  function expand(text, images) {
-    return text.replace(TOKEN, (token, n) => images.find((i) => i.n === Number(n) && i.path)?.path ?? token);
+    recall.stop();
   }
 
   // ---- sending ------------------------------------------------------------------------------
@@ -209,7 +149,7 @@ export function createComposer(root, { key, paste }) {
       await Promise.allSettled(jobs);
       if (k !== current || d !== draft) return; // moved on meanwhile: the draft stays
     }
-    const text = expand(box.value, d.images);
+    const text = expandTokens(box.value, d.images);
     if (!text.trim()) return;
     // The text's cap, and the socket's cap on one message once JSON has escaped it.
     if (encoder.encode(text).length > MAX_PASTE || encoder.encode(JSON.stringify(text)).length > MAX_WIRE) {
@@ -218,33 +158,19 @@ export function createComposer(root, { key, paste }) {
     }
     if (!paste(text)) return; // not attached or not driving: the draft stays
     for (const image of d.images) forget(image);
-    remember(k, text);
+    rememberSent(k, text);
     draft = emptyDraft();
-    walk = null;
-    saveDraft();
+    recall.stop();
+    saveCurrentDraft();
     show();
     hideNote();
   }
 
-  function history(k = current) {
-    const list = read(HISTORY + k);
-    return Array.isArray(list) ? list.filter((m) => typeof m === 'string') : [];
-  }
-
-  function remember(k, text) {
-    const list = history(k);
-    if (list[list.length - 1] !== text) list.push(text);
-    write(HISTORY + k, list.slice(-HISTORY_MAX));
-  }
-
-  function recall(index, list) {
-    walk = index;
-    draft.text = index === null ? '' : list[index];
-    box.value = draft.text;
-    grow();
-    const caret = box.value.length;
-    box.setSelectionRange(caret, caret);
-    saveDraft();
+  // The daemon's answer to a message: say so when it had to take characters out.
+  function pasted({ removed = 0 } = {}) {
+    if (!(removed > 0)) return;
+    flash(removed === 1 ? '1 control character was removed from the message.'
+      : `${removed} control characters were removed from the message.`);
   }
 
   // ---- events ---------------------------------------------------------------------------------
@@ -257,29 +183,19 @@ export function createComposer(root, { key, paste }) {
       return;
     }
     if (e.shiftKey || e.altKey || e.ctrlKey || e.metaKey || !current) return;
-    if (e.key === 'ArrowUp') {
-      const list = history();
-      const onFirstLine = !box.value.slice(0, box.selectionStart).includes('\n');
-      if (walk === null && box.value === '' && list.length) {
-        e.preventDefault();
-        recall(list.length - 1, list);
-      } else if (walk !== null && onFirstLine) {
-        e.preventDefault();
-        if (walk > 0) recall(walk - 1, list);
-      }
-    } else if (e.key === 'ArrowDown' && walk !== null) {
-      const onLastLine = !box.value.slice(box.selectionEnd).includes('\n');
-      if (!onLastLine) return;
-      e.preventDefault();
-      const list = history();
-      recall(walk + 1 < list.length ? walk + 1 : null, list);
-    }
+    // Up and Down recall sent messages where the history takes them, else move the caret.
+    const before = box.value.slice(0, box.selectionStart);
+    const after = box.value.slice(box.selectionEnd);
+    let recalled = false;
+    if (e.key === 'ArrowUp') recalled = recall.older(current, { empty: box.value === '', onFirstLine: !before.includes('\n') });
+    else if (e.key === 'ArrowDown') recalled = recall.newer(current, { onLastLine: !after.includes('\n') });
+    if (recalled) e.preventDefault();
   });
 
   box.addEventListener('input', () => {
-    walk = null; // typing ends a recall
+    recall.stop(); // typing ends a recall
     draft.text = box.value;
-    saveDraft();
+    saveCurrentDraft();
     grow();
   });
 
@@ -333,60 +249,20 @@ export function createComposer(root, { key, paste }) {
     }
   });
 
-  // ---- dictation -----------------------------------------------------------------------------
+  // ---- dictation (dictation.js): what is heard goes in at the caret ---------------------
 
-  const Recognition = window.SpeechRecognition ?? window.webkitSpeechRecognition;
-  let listening = null;
-  if (!Recognition) {
-    mic.hidden = true;
-  } else {
-    mic.addEventListener('click', () => {
-      if (listening) { listening.stop(); return; }
-      let rec;
-      try {
-        rec = new Recognition();
-      } catch {
-        mic.hidden = true;
-        return;
-      }
-      rec.continuous = true;
-      rec.interimResults = false;
-      rec.lang = navigator.language || 'en-US';
-      rec.onresult = (event) => {
-        for (let i = event.resultIndex; i < event.results.length; i++) {
-          const result = event.results[i];
-          if (!result.isFinal) continue;
-          const words = result[0].transcript.trim();
-          if (!words) continue;
-          const { selectionStart: start, selectionEnd: end, value } = box;
-          const before = value.slice(0, start);
-          const text = (before && !/\s$/.test(before) ? ' ' : '') + words;
-          box.setRangeText(text, start, end, 'end');
-          draft.text = box.value;
-          walk = null;
-          saveDraft();
-          grow();
-        }
-      };
-      rec.onerror = (event) => {
-        if (event.error === 'not-allowed' || event.error === 'service-not-allowed') flash('Dictation is not allowed in this browser.');
-        else if (event.error !== 'no-speech' && event.error !== 'aborted') flash(`Dictation stopped: ${event.error}`);
-      };
-      rec.onend = () => {
-        listening = null;
-        mic.classList.remove('listening');
-        mic.setAttribute('aria-pressed', 'false');
-      };
-      try {
-        rec.start();
-      } catch {
-        return;
-      }
-      listening = rec;
-      mic.classList.add('listening');
-      mic.setAttribute('aria-pressed', 'true');
-    });
-  }
+  createDictation(mic, {
+    onWords(words) {
+      const { selectionStart: start, selectionEnd: end, value } = box;
+      const before = value.slice(0, start);
+      box.setRangeText((before && !/\s$/.test(before) ? ' ' : '') + words, start, end, 'end');
+      draft.text = box.value;
+      recall.stop();
+      saveCurrentDraft();
+      grow();
+    },
+    onProblem: flash,
+  });
 
   // ---- layout ---------------------------------------------------------------------------------
 
@@ -411,63 +287,5 @@ export function createComposer(root, { key, paste }) {
     note.hidden = true;
   }
 
-  return { update, focus: () => box.focus(), element: box };
-}
-
-// The text without image n's token, and without the space that was put before it.
-function withoutToken(text, n) {
-  const token = `[Image #${n}]`;
-  return text.split(` ${token}`).join('').split(`${token} `).join('').split(token).join('');
-}
-
-function el(tag, className) {
-  const node = document.createElement(tag);
-  node.className = className;
-  return node;
-}
-
-function button(className, label, content) {
-  const b = el('button', className);
-  b.type = 'button';
-  b.title = label;
-  b.setAttribute('aria-label', label);
-  if (typeof content === 'string') b.textContent = content;
-  else b.append(content);
-  return b;
-}
-
-// Line icons (24x24, stroked in the text colour): no icon font, no emoji font needed.
-const ICONS = {
-  clip: ['M21.4 11.1l-9.2 9.2a6 6 0 0 1-8.5-8.5l9.2-9.2a4 4 0 0 1 5.7 5.7l-9.2 9.2a2 2 0 0 1-2.8-2.8l8.5-8.5'],
-  mic: ['M12 2a3 3 0 0 0-3 3v7a3 3 0 0 0 6 0V5a3 3 0 0 0-3-3z', 'M19 10v2a7 7 0 0 1-14 0v-2', 'M12 19v3', 'M8 22h8'],
-  send: ['M22 2L11 13', 'M22 2l-7 20-4-9-9-4 20-7z'],
-};
-
-function icon(paths) {
-  const NS = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(NS, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('width', '16');
-  svg.setAttribute('height', '16');
-  svg.setAttribute('aria-hidden', 'true');
-  for (const d of paths) {
-    const path = document.createElementNS(NS, 'path');
-    path.setAttribute('d', d);
-    svg.append(path);
-  }
-  return svg;
-}
-
-function read(name) {
-  try {
-    return JSON.parse(sessionStorage.getItem(name) ?? 'null');
-  } catch {
-    return null;
-  }
-}
-
-function write(name, value) {
-  try {
-    sessionStorage.setItem(name, JSON.stringify(value));
-  } catch { /* full or private mode: the draft lives only in the page */ }
+  return { update, pasted, focus: () => box.focus(), element: box };
 }

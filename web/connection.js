@@ -14,7 +14,8 @@ const LAST_SESSION_KEY = 'wharf.lastSession'; // per window (tab): sessionStorag
 const NOTHING = new Uint8Array(0);
 
 // `hooks` (all optional) hear what the page around the terminal needs: `up()` once
-// greeted, `down()` on every drop, `stopping()` and `chime(id)` from the daemon.
+// greeted, `down()` on every drop, `stopping()`, `chime(id)` and `pasted(msg)` from the
+// daemon.
 export function openConnection({ view, status, tabs, hooks = {}, key = new URLSearchParams(location.search).get('k') }) {
   const { term } = view;
   const encoder = new TextEncoder();
@@ -199,6 +200,9 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
         break;
       case 'stopping':
         hooks.stopping?.();
+        break;
+      case 'pasted': // the answer to the composer's message (see paste below)
+        hooks.pasted?.(msg);
         break;
       case 'hello': // only ever first
       case 'pong': // only its arrival matters (see wake)

@@ -64,6 +64,7 @@ const hooks = {
   down: () => { launcher.close(); curtain.down(); },
   stopping: () => curtain.stopping(),
   chime: () => activity.chime(),
+  pasted: (msg) => composer.pasted(msg),
 };
 
 connection = openConnection({ view, status, tabs: bar, hooks });

@@ -2,7 +2,8 @@
 // test): a message of two lines reaches a shell as one submission; a pasted image is
 // uploaded and its saved path is what the session receives; drafts and history belong
 // to their session and survive a switch and a reload, and go when the session ends; the
-// real opencode TUI gets the composer's text. Every wait has a deadline; nothing sleeps.
+// composer says how many control characters the daemon removed from a message; the real
+// opencode TUI gets the composer's text. Every wait has a deadline; nothing sleeps.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { waitFor } from '../support/daemon.mjs';
@@ -48,6 +49,28 @@ test('a two-line message reaches the shell as one submission', { timeout: 60000 
   assert.equal(await composer(page).inputValue(), '', 'the composer is empty after sending');
   assert.ok(await composer(page).evaluate((el) => el === document.activeElement), 'the composer kept the focus');
   await screenshot(page, 'composer-two-lines.png');
+  assertNoProblems(page);
+});
+
+test('control characters removed from a message are counted in a note that goes with the next send', { timeout: 60000 }, async (t) => {
+  const daemon = await ownDaemon(t);
+  const page = await newWindow(t, browser);
+  await openAttached(page, daemon);
+  await waitForPrompt(page);
+  const note = page.locator('#composer [role="status"]');
+  // ESC would start an escape sequence and BEL rings: the daemon takes both out, so the
+  // shell gets the printable rest ("[1m" stays as text) and the note counts two.
+  await composer(page).fill('echo "ctl-\x1b[1mA\x07B"');
+  await composer(page).press('Enter');
+  await waitFor(() => note.isVisible(), { what: 'the note about removed characters' });
+  assert.equal(await note.textContent(), '2 control characters were removed from the message.');
+  await waitForLine(page, 'ctl-[1mAB');
+  await screenshot(page, 'composer-removed-note.png');
+  // A clean message says nothing, and sending it takes the note away.
+  await compose(page, ['echo clean-$((2*3))']);
+  await page.keyboard.press('Enter');
+  await waitForLine(page, 'clean-6');
+  assert.equal(await note.isVisible(), false, 'the next send cleared the note');
   assertNoProblems(page);
 });
 
