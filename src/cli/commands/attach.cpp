@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "cli/attach_client.hpp"
+#include "cli/attach_connection.hpp"
 #include "cli/commands.hpp"
 
 namespace wharf::cli {
