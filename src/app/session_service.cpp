@@ -8,7 +8,6 @@
 #include <set>
 
 #include "app/launch.hpp"
-#include "core/shell_integration.hpp"
 #include "pty/child_reaper.hpp"
 #include "pty/process_tree.hpp"
 #include "store/metadata_store.hpp"
@@ -81,64 +80,22 @@ void SessionService::watch_idle() {
 }
 
 core::WindowId SessionService::add_window(std::weak_ptr<WindowListener> listener) {
-  core::WindowId id = next_window_++;
-  windows_.emplace(id, std::move(listener));
-  return id;
+  return windows_.add(std::move(listener));
 }
 
 void SessionService::remove_window(core::WindowId window) {
-  windows_.erase(window);
-}
-
-std::string SessionService::login_shell_name() const {
-  std::string name = std::filesystem::path(defaults_.account.shell).filename().string();
-  for (const std::string& candidate : {name, std::string("bash"), std::string("sh")}) {
-    auto found = defaults_.catalog.choose("shell", candidate);
-    if (found) return candidate;
-  }
-  return "sh";
-}
-
-core::Result<const core::CatalogEntry*> SessionService::choose_entry(
-    const StartRequest& request) const {
-  if (!request.entry.empty()) return defaults_.catalog.choose(request.kind, request.entry);
-  if (request.kind.empty() && !defaults_.default_entry.empty())
-    return defaults_.catalog.choose("", defaults_.default_entry);
-  if (request.kind.empty() || request.kind == "shell")
-    return defaults_.catalog.choose("shell", login_shell_name());
-  return defaults_.catalog.choose(request.kind, request.entry);
+  windows_.remove(window);
 }
 
 core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest& request) {
   // Every check comes before anything is registered or forked: a refusal leaves no
   // session, no process and no record behind.
-  auto chosen = choose_entry(request);
-  if (!chosen) return chosen.error();
-  const core::CatalogEntry& entry = *chosen.value();
-  auto cwd = choose_directory(defaults_.workspace,
-                              request.cwd.empty() ? defaults_.default_directory : request.cwd);
-  if (!cwd) return cwd.error();
-  if (auto checked = core::check_env_layer(request.env, core::EnvLayer::kSession); !checked)
-    return checked.error();
-  auto repo_env = read_repo_env(defaults_.workspace);
-  if (!repo_env) return repo_env.error();
+  auto decided = decide_launch(defaults_, request, agents_started_);
+  if (!decided) return decided.error();
+  LaunchDecision& decision = decided.value();
+  const core::CatalogEntry& entry = *decision.entry;
 
-  // Only the first session of an agent in this daemon's life may resume, and only when
-  // there is something to resume: resuming nothing must never kill a session.
-  bool resume = false;
-  if (entry.kind == core::EntryKind::kAgent && !entry.resume_args.empty() &&
-      !agents_started_.contains(entry.name)) {
-    resume = entry.resume_probe.empty() ||
-             (defaults_.has_conversation &&
-              defaults_.has_conversation(entry.resume_probe, defaults_.account.home, cwd.value()));
-  }
-  auto plan = core::plan_launch(entry, core::LaunchOptions{.prompt = request.prompt,
-                                                           .resume = resume,
-                                                           .context_file = defaults_.context_file,
-                                                           .context_text = defaults_.context_text});
-  if (!plan) return plan.error();
-
-  auto id = registry_.add(entry.name, cwd.value(), now_ms(), request.name,
+  auto id = registry_.add(entry.name, decision.cwd, now_ms(), request.name,
                           std::string(core::kind_name(entry.kind)));
   if (!id) {
     core::Error error = id.error();
@@ -147,23 +104,8 @@ core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest&
     return error;
   }
 
-  // Everything wharf itself sets; each name is in core::kNamesWharfSets.
-  core::EnvList wharf_env{{"WHARF_SESSION_ID", std::to_string(id.value())}};
-  if (!defaults_.state_dir.empty()) wharf_env.push_back({"WHARF_STATE_DIR", defaults_.state_dir});
-  // Shell sessions get the prompt and command marks run_command relies on.
-  const core::EnvList* user_layers[] = {&defaults_.machine_env, &repo_env.value(), &request.env};
-  bool integrated = core::plan_shell_integration(
-      entry, defaults_.shell_integration, core::layer_environment(defaults_.base_env, user_layers),
-      plan.value(), wharf_env);
-  const core::EnvList* layers[] = {&defaults_.machine_env, &repo_env.value(), &request.env,
-                                   &wharf_env};
-  pty::SpawnSpec spec{
-      .program = plan.value().program,
-      .argv = plan.value().argv,
-      .env = core::layer_environment(defaults_.base_env, layers),
-      .cwd = cwd.value(),
-      .size = core::clamp_size(request.size.cols, request.size.rows),
-  };
+  SpawnPlan spawn = plan_spawn(defaults_, request, decision, id.value());
+  const pty::SpawnSpec& spec = spawn.spec;
   auto process = pty::PtyProcess::spawn(spec);
   if (!process) {
     registry_.remove(id.value());
@@ -174,7 +116,7 @@ core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest&
   auto session = std::make_shared<Session>(io_, id.value(), entry.name, std::move(process.value()),
                                            spec.size, options_.timings);
   registry_.set_origin(id.value(), request.owner, request.shared_shell);
-  session->set_shell_integration(integrated);
+  session->set_shell_integration(spawn.shell_integration);
   session->set_activity_listener(
       [this](core::SessionId sid, Session::ActivityEvent event) { on_activity(sid, event); });
   sessions_.emplace(id.value(), session);
@@ -183,13 +125,9 @@ core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest&
   });
   spdlog::info("session {} started: {} {} (pid {}) in {}{}{}", id.value(),
                core::kind_name(entry.kind), entry.name, session->pid(), spec.cwd,
-               plan.value().resumed ? ", resuming" : "", plan.value().context ? ", with note" : "");
+               decision.plan.resumed ? ", resuming" : "",
+               decision.plan.context ? ", with note" : "");
   if (store_ != nullptr) {
-    // Names only, from every layer the session was given; never a value.
-    std::set<std::string> names;
-    for (const core::EnvList* layer : layers)
-      if (layer != &wharf_env)
-        for (const core::EnvVar& var : *layer) names.insert(var.name);
     const core::SessionEntry* registered = registry_.find(id.value());
     auto recorded = store_->session_started(
         run_id_, store::SessionRecord{.session_id = id.value(),
@@ -199,7 +137,7 @@ core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest&
                                       .program = spec.program,
                                       .cwd = spec.cwd,
                                       .owner = request.owner,
-                                      .env_names = {names.begin(), names.end()},
+                                      .env_names = spawn.env_names,
                                       .created_at_ms = registered->created_ms});
     if (!recorded) spdlog::warn("store: {}", recorded.error().message);
   }
@@ -259,7 +197,7 @@ core::Result<std::shared_ptr<Session>> SessionService::ensure_shared_shell() {
 
 LaunchStatus SessionService::launch_status() const {
   LaunchStatus status;
-  auto chosen = choose_entry(StartRequest{});
+  auto chosen = choose_entry(defaults_, StartRequest{});
   if (chosen) {
     status.default_entry = chosen.value()->name;
     status.default_kind = std::string(core::kind_name(chosen.value()->kind));
@@ -287,7 +225,7 @@ core::Result<Attachment> SessionService::attach(core::WindowId window,
   }
   session->attach(observer);
   core::DriverChange change = registry_.attach(session->id(), window);
-  last_used_window_ = window;
+  windows_.mark_used(window);
   bool driver = registry_.is_driver(session->id(), window);
   // The first window to attach gives the session its size.
   if (change.gained == window) session->resize(size);
@@ -301,7 +239,7 @@ void SessionService::detach(core::WindowId window, core::SessionId id,
   if (it == sessions_.end()) return;
   it->second->detach(observer);
   core::DriverChange change = registry_.detach(id, window);
-  announce_driver(id, change);
+  windows_.tell_driver(id, change);
   announce_list();
 }
 
@@ -315,7 +253,7 @@ core::Status SessionService::input(core::WindowId window, core::SessionId id,
   if (!it->second->write_input(bytes)) {
     return core::Error{"the session is not taking input (ended, or not reading)", "input_refused"};
   }
-  last_used_window_ = window;
+  windows_.mark_used(window);
   return core::ok_status();
 }
 
@@ -332,7 +270,7 @@ core::Result<core::PastedText> SessionService::paste(core::WindowId window, core
 core::Status SessionService::seen(core::WindowId window, core::SessionId id) {
   auto it = sessions_.find(id);
   if (it == sessions_.end()) return no_session(id);
-  last_used_window_ = window;
+  windows_.mark_used(window);
   it->second->seen();
   return core::ok_status();
 }
@@ -349,13 +287,7 @@ void SessionService::on_activity(core::SessionId id, Session::ActivityEvent even
     announce_list();
     return;
   }
-  // One chime for all the windows of this daemon: the one used last, else any.
-  auto chosen = windows_.find(last_used_window_);
-  std::shared_ptr<WindowListener> listener =
-      chosen != windows_.end() ? chosen->second.lock() : nullptr;
-  for (auto it = windows_.begin(); !listener && it != windows_.end(); ++it)
-    listener = it->second.lock();
-  if (listener) listener->on_chime(id);
+  windows_.chime(id);
 }
 
 core::Result<core::TerminalSize> SessionService::resize(core::WindowId window, core::SessionId id,
@@ -372,7 +304,7 @@ core::Status SessionService::take(core::WindowId window, core::SessionId id) {
   core::DriverChange change = registry_.take(id, window);
   if (!registry_.is_driver(id, window))
     return core::Error{"attach to the session before taking it over", "no_session"};
-  announce_driver(id, change);
+  windows_.tell_driver(id, change);
   announce_list();
   return core::ok_status();
 }
@@ -463,10 +395,7 @@ void SessionService::announce_list() {
 void SessionService::send_list_now() {
   list_announce_pending_ = false;
   OutputChunk list = sessions_list();
-  // Listeners may close (and unregister) while being told: walk a copy.
-  auto windows = windows_;
-  for (auto& [id, weak] : windows)
-    if (auto listener = weak.lock()) listener->on_sessions_changed(list);
+  windows_.tell_sessions(list);
 }
 
 OutputChunk SessionService::sessions_list() const {
@@ -491,28 +420,12 @@ OutputChunk SessionService::sessions_list() const {
   return list_cache_;
 }
 
-void SessionService::announce_driver(core::SessionId session, const core::DriverChange& change) {
-  auto tell = [&](std::optional<core::WindowId> window, bool driving) {
-    if (!window) return;
-    auto it = windows_.find(*window);
-    if (it == windows_.end()) return;
-    if (auto listener = it->second.lock())
-      listener->on_driver_changed(session, driving, driving ? std::nullopt : change.gained);
-  };
-  tell(change.lost, false);
-  tell(change.gained, true);
-}
-
 void SessionService::announce_stop() {
-  auto windows = windows_;
-  for (auto& [id, weak] : windows)
-    if (auto listener = weak.lock()) listener->on_stop_announced();
+  windows_.tell_stop_announced();
 }
 
 void SessionService::stop_windows() {
-  auto windows = windows_;
-  for (auto& [id, weak] : windows)
-    if (auto listener = weak.lock()) listener->on_daemon_stopping();
+  windows_.tell_stopping();
 }
 
 void SessionService::end_all(std::chrono::milliseconds limit, std::function<void()> done) {

@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "app/session.hpp"
+#include "app/session_launch.hpp"
+#include "app/window_set.hpp"
 #include "core/catalog.hpp"
 #include "core/env_spec.hpp"
 #include "core/environment.hpp"
@@ -33,28 +35,6 @@ class MetadataStore;
 
 namespace wharf::app {
 
-// Tells whether an agent has a conversation to resume in a directory: (the catalog
-// entry's resume_probe, the account's home, the directory).
-using ConversationProbe = std::function<bool(std::string_view probe, const std::string& home,
-                                             const std::string& directory)>;
-
-struct LaunchDefaults {
-  core::Account account;
-  std::vector<std::string> base_env;
-  std::string workspace;  // the root every session's directory must be inside
-  core::Catalog catalog;
-  core::EnvList machine_env;      // the config's [env]
-  std::string default_entry;      // what new sessions run ("claude", "shell:zsh"); empty:
-                                  // the account's login shell
-  std::string default_directory;  // where they start; empty: the workspace
-  std::string context_file;       // the note for agents that take one; empty: none
-  std::string context_text;       // its text, for agents that take the text itself
-  std::string state_dir;          // given to sessions as WHARF_STATE_DIR; empty: not set
-  std::string shell_integration;  // where the shell integration files are; empty: off
-  bool shared_shell = false;      // keep a shell for programs that name no session
-  ConversationProbe has_conversation;
-};
-
 struct ServiceOptions {
   std::size_t max_sessions = core::kDefaultMaxSessions;
   // End a session nobody has watched and that printed nothing for this long; 0: never.
@@ -62,40 +42,11 @@ struct ServiceOptions {
   EndingTimings timings{};
 };
 
-// A request names a catalog entry, never a program: there is no command field.
-struct StartRequest {
-  std::string kind;    // "shell", "agent", "action"; empty: looked up by name
-  std::string entry;   // the entry's name; empty (with kind empty): the default entry,
-                       // (with kind "shell"): the login shell
-  std::string cwd;     // inside the workspace; empty: the default directory
-  core::EnvList env;   // the session's own layer
-  std::string prompt;  // the first message, for agents that take one
-  std::string name;    // the tab's name; empty: the default name
-  core::TerminalSize size;
-  std::string owner = "key";  // who starts it: core/ownership.hpp's creator_label
-  bool shared_shell = false;  // the shell programs use when they name no session
-};
-
 struct LaunchStatus {
   std::string default_entry;                   // "claude"
   std::string default_kind;                    // "agent"
   std::string default_directory;               // relative to the workspace; "" is the workspace
   std::map<std::string, std::size_t> running;  // entry name -> live sessions
-};
-
-// A connected window (a browser tab, `wharf attach`), told about list and role changes.
-class WindowListener {
- public:
-  virtual ~WindowListener() = default;
-  // `list` is the protocol's `sessions` message, built once for every window.
-  virtual void on_sessions_changed(const OutputChunk& list) = 0;
-  virtual void on_driver_changed(core::SessionId session, bool driving,
-                                 std::optional<core::WindowId> by) = 0;
-  virtual void on_daemon_stopping() = 0;
-  // The daemon has begun to stop (its sessions are ending); on_daemon_stopping follows.
-  virtual void on_stop_announced() = 0;
-  // A session finished ten seconds ago and nobody looked: this window plays the chime.
-  virtual void on_chime(core::SessionId session) = 0;
 };
 
 struct Attachment {
@@ -178,9 +129,6 @@ class SessionService {
   // otherwise N windows attaching would cost N x N lists.
   void announce_list();
   void send_list_now();
-  void announce_driver(core::SessionId session, const core::DriverChange& change);
-  core::Result<const core::CatalogEntry*> choose_entry(const StartRequest& request) const;
-  std::string login_shell_name() const;
 
   asio::io_context& io_;
   LaunchDefaults defaults_;
@@ -192,13 +140,10 @@ class SessionService {
   asio::steady_timer idle_timer_;
   core::SessionRegistry registry_;
   std::map<core::SessionId, std::shared_ptr<Session>> sessions_;
-  std::map<core::WindowId, std::weak_ptr<WindowListener>> windows_;
+  WindowSet windows_;
   std::set<core::SessionId> ended_by_request_;  // "ended", as opposed to "exited"
   // Agents that have started a session in this daemon's life: only the first may resume.
   std::set<std::string> agents_started_;
-  core::WindowId next_window_ = 1;
-  // The window a person used last (typed, attached, looked): the one that chimes.
-  core::WindowId last_used_window_ = 0;
   std::function<void()> on_all_finished_;
   bool list_announce_pending_ = false;
   mutable OutputChunk list_cache_;  // null when the list changed since it was built

@@ -1,0 +1,54 @@
+#include "app/window_set.hpp"
+
+namespace wharf::app {
+
+core::WindowId WindowSet::add(std::weak_ptr<WindowListener> listener) {
+  core::WindowId id = next_++;
+  windows_.emplace(id, std::move(listener));
+  return id;
+}
+
+void WindowSet::remove(core::WindowId window) {
+  windows_.erase(window);
+}
+
+void WindowSet::tell_sessions(const OutputChunk& list) const {
+  auto windows = windows_;
+  for (auto& [id, weak] : windows)
+    if (auto listener = weak.lock()) listener->on_sessions_changed(list);
+}
+
+void WindowSet::tell_driver(core::SessionId session, const core::DriverChange& change) const {
+  auto tell = [&](std::optional<core::WindowId> window, bool driving) {
+    if (!window) return;
+    auto it = windows_.find(*window);
+    if (it == windows_.end()) return;
+    if (auto listener = it->second.lock())
+      listener->on_driver_changed(session, driving, driving ? std::nullopt : change.gained);
+  };
+  tell(change.lost, false);
+  tell(change.gained, true);
+}
+
+void WindowSet::tell_stop_announced() const {
+  auto windows = windows_;
+  for (auto& [id, weak] : windows)
+    if (auto listener = weak.lock()) listener->on_stop_announced();
+}
+
+void WindowSet::tell_stopping() const {
+  auto windows = windows_;
+  for (auto& [id, weak] : windows)
+    if (auto listener = weak.lock()) listener->on_daemon_stopping();
+}
+
+void WindowSet::chime(core::SessionId session) const {
+  auto chosen = windows_.find(last_used_);
+  std::shared_ptr<WindowListener> listener =
+      chosen != windows_.end() ? chosen->second.lock() : nullptr;
+  for (auto it = windows_.begin(); !listener && it != windows_.end(); ++it)
+    listener = it->second.lock();
+  if (listener) listener->on_chime(session);
+}
+
+}  // namespace wharf::app

@@ -1,0 +1,55 @@
+// The windows connected to the daemon (browser tabs, `wharf attach`) and what every one
+// of them is told: the session list, driver changes, that the daemon is stopping, and
+// the one chime for a finished session nobody looked at.
+//
+// Invariants: lives on the event-loop thread; windows are held weakly (a closing window
+// never waits on this set); telling walks a copy, because a listener may close and
+// remove itself while being told. Ids are never reused.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "app/session.hpp"
+#include "core/session_registry.hpp"
+
+namespace wharf::app {
+
+// A connected window, told about list and role changes.
+class WindowListener {
+ public:
+  virtual ~WindowListener() = default;
+  // `list` is the protocol's `sessions` message, built once for every window.
+  virtual void on_sessions_changed(const OutputChunk& list) = 0;
+  virtual void on_driver_changed(core::SessionId session, bool driving,
+                                 std::optional<core::WindowId> by) = 0;
+  virtual void on_daemon_stopping() = 0;
+  // The daemon has begun to stop (its sessions are ending); on_daemon_stopping follows.
+  virtual void on_stop_announced() = 0;
+  // A session finished ten seconds ago and nobody looked: this window plays the chime.
+  virtual void on_chime(core::SessionId session) = 0;
+};
+
+class WindowSet {
+ public:
+  core::WindowId add(std::weak_ptr<WindowListener> listener);
+  void remove(core::WindowId window);
+  // A person used this window (typed, attached, looked): it is the one that chimes.
+  void mark_used(core::WindowId window) { last_used_ = window; }
+
+  void tell_sessions(const OutputChunk& list) const;
+  // The window that lost the session and the one that gained it, each its own news.
+  void tell_driver(core::SessionId session, const core::DriverChange& change) const;
+  void tell_stop_announced() const;
+  void tell_stopping() const;
+  // One chime for all the windows of this daemon: the one used last, else any.
+  void chime(core::SessionId session) const;
+
+ private:
+  std::map<core::WindowId, std::weak_ptr<WindowListener>> windows_;
+  core::WindowId next_ = 1;
+  core::WindowId last_used_ = 0;
+};
+
+}  // namespace wharf::app
