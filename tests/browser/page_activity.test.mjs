@@ -47,7 +47,7 @@ const faviconHref = (page) => page.evaluate(() => document.querySelector('link[r
 test('a busy session shows working, then finished; the title and favicon say so; arriving clears it',
   { timeout: 120000 }, async (t) => {
     const daemon = await ownDaemon(t);
-    const page = await newWindow(browser, t);
+    const page = await newWindow(t, browser);
     const lists = recordSessions(page);
     await openAttached(page, daemon);
     await waitForPrompt(page);
@@ -85,7 +85,7 @@ test('a busy session shows working, then finished; the title and favicon say so;
 
 test('touching the attached session clears its finished mark', { timeout: 120000 }, async (t) => {
   const daemon = await ownDaemon(t);
-  const page = await newWindow(browser, t);
+  const page = await newWindow(t, browser);
   const lists = recordSessions(page);
   await openAttached(page, daemon);
   await waitForPrompt(page);
@@ -95,7 +95,7 @@ test('touching the attached session clears its finished mark', { timeout: 120000
   }
   const [name] = await tabNames(page);
   // A second window on the same daemon sees the same marks.
-  const second = await newWindow(browser, t);
+  const second = await newWindow(t, browser);
   await openAttached(second, daemon);
   await run(page, BUSY);
   await waitFor(async () => (await activityOf(page, name)) === 'working', { timeout: 15000, what: 'working' });
@@ -112,7 +112,7 @@ test('touching the attached session clears its finished mark', { timeout: 120000
 
 test('the page shows what the rows say: lights, title, favicon, seen and chime', { timeout: 90000 }, async (t) => {
   const daemon = await ownDaemon(t);
-  const page = await newWindow(browser, t);
+  const page = await newWindow(t, browser);
   // The daemon's frames pass through the test, which sets each row's `activity` as it
   // likes and answers `seen` itself, as the daemon would.
   const marks = new Map(); // id -> activity to show

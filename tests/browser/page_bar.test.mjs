@@ -37,13 +37,13 @@ async function dragTab(page, name, target, during) {
 
 test('rename and reorder in one window are seen in a second window', { timeout: 120000 }, async (t) => {
   const daemon = await ownDaemon(t);
-  const a = await newWindow(browser, t);
+  const a = await newWindow(t, browser);
   await openAttached(a, daemon);
   await waitForPrompt(a);
   const [s1] = await tabNames(a);
   const s2 = await newSession(a);
   const s3 = await newSession(a);
-  const b = await newWindow(browser, t);
+  const b = await newWindow(t, browser);
   await openAttached(b, daemon);
   assert.deepEqual(await tabNames(b), [s1, s2, s3], 'the second window shows the registry\'s order');
 
@@ -98,7 +98,7 @@ test('rename and reorder in one window are seen in a second window', { timeout: 
 
 test('ending asks, lands on the neighbour, and ending another tab leaves you where you are', { timeout: 120000 }, async (t) => {
   const daemon = await ownDaemon(t);
-  const page = await newWindow(browser, t);
+  const page = await newWindow(t, browser);
   await openAttached(page, daemon);
   await waitForPrompt(page);
   const [s1] = await tabNames(page);
@@ -160,7 +160,7 @@ test('the launcher starts a chosen shell in a chosen directory', { timeout: 9000
   const shell = ['sh', 'dash', 'bash'].find((name) => shells.includes(name)) ?? shells[0];
   assert.ok(shell, `a shell in the catalog: ${JSON.stringify(status.catalog)}`);
 
-  const page = await newWindow(browser, t);
+  const page = await newWindow(t, browser);
   await openAttached(page, daemon);
   await waitForPrompt(page);
   const chevron = page.getByRole('button', { name: 'Choose what to start' });
@@ -207,7 +207,7 @@ test('the launcher starts a chosen shell in a chosen directory', { timeout: 9000
 
 test('the bar is a tablist: roles, aria-selected, arrow keys and named buttons', { timeout: 90000 }, async (t) => {
   const daemon = await ownDaemon(t);
-  const page = await newWindow(browser, t);
+  const page = await newWindow(t, browser);
   await openAttached(page, daemon);
   await waitForPrompt(page);
   const [s1] = await tabNames(page);

@@ -36,7 +36,7 @@ const curtainReason = (page) => page.evaluate(() => {
 
 test('a socket that drops for a second heals without the curtain', { timeout: 60000 }, async (t) => {
   const daemon = await ownDaemon(t);
-  const page = await newWindow(browser, t);
+  const page = await newWindow(t, browser);
   // Every socket of the page goes through the test, which can cut it and refuse
   // reconnections for a while, as a network blip would.
   let blackoutUntil = 0;
@@ -70,7 +70,7 @@ test('a socket that drops for a second heals without the curtain', { timeout: 60
 
 test('the curtain says when the daemon is gone, and lifts when it is back', { timeout: 60000 }, async (t) => {
   const daemon = await ownDaemon(t);
-  const page = await newWindow(browser, t);
+  const page = await newWindow(t, browser);
   await openAttached(page, daemon);
   await waitForPrompt(page);
   // Killed: the daemon goes without a word (a stopped one says `stopping` first).
@@ -92,7 +92,7 @@ test('the curtain says when the daemon is gone, and lifts when it is back', { ti
 
 test('a spent key: the curtain says to run wharf open', { timeout: 60000 }, async (t) => {
   const daemon = await ownDaemon(t);
-  const page = await newWindow(browser, t);
+  const page = await newWindow(t, browser);
   await openAttached(page, daemon);
   await waitForPrompt(page);
   await daemon.stop();
@@ -107,7 +107,7 @@ test('a spent key: the curtain says to run wharf open', { timeout: 60000 }, asyn
 
 test('the power button asks, names every session, and stops the daemon', { timeout: 60000 }, async (t) => {
   const daemon = await ownDaemon(t);
-  const page = await newWindow(browser, t);
+  const page = await newWindow(t, browser);
   await openAttached(page, daemon);
   await waitForPrompt(page);
   await newSession(page);
@@ -142,7 +142,7 @@ test('the power button asks, names every session, and stops the daemon', { timeo
 
 test('`stopping` shows a wait at once, and the closing socket turns it into stopped', { timeout: 60000 }, async (t) => {
   const daemon = await ownDaemon(t);
-  const page = await newWindow(browser, t);
+  const page = await newWindow(t, browser);
   // The daemon's frames pass through the test, which can add a `stopping` and close the
   // socket the way a stopping daemon does, whatever this daemon's own stop path is.
   let route = null;

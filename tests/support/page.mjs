@@ -1,6 +1,8 @@
-// Shared pieces of the browser tests that drive the page's terminal and composer:
-// Debian's chromium through playwright-core, a fresh context per window (its own
-// storage), the screen read the way a screen reader reads it, and waits with deadlines.
+// Shared pieces of the page's browser tests: Debian's chromium through playwright-core, a
+// daemon of each test's own, a fresh context per window (its own storage: another
+// person's window) that records every problem the page logs, the screen read the way a
+// screen reader reads it, and waits with deadlines; nothing sleeps. The tab bar's own
+// pieces are in bar_page.mjs.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -17,7 +19,9 @@ export async function launchBrowser() {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      // The chime plays without a click first, as it does in a tab someone has used.
+      '--autoplay-policy=no-user-gesture-required'],
   });
 }
 
@@ -33,8 +37,8 @@ export async function ownDaemon(t, options) {
 }
 
 // A fresh browser context, closed at the end; errors the page logs are collected.
-export async function newWindow(t, browser, { clipboard = false, origin } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 640 } });
+export async function newWindow(t, browser, { clipboard = false, origin, width = 1000, height = 640 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height } });
   if (clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   t.after(() => context.close());
   const page = await context.newPage();
