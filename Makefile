@@ -63,9 +63,10 @@ serve: build
 test: build agents
 	ctest --preset dev --parallel $(JOBS)
 
+# Only what the sanitizer run tests (no benchmarks): the build is the slow half of it.
 asan: deps agents
 	cmake --preset asan-ubsan >/dev/null
-	cmake --build --preset asan-ubsan -j $(JOBS)
+	cmake --build --preset asan-ubsan -j $(JOBS) --target wharf wharf_unit_tests wharf_snapshot_tool
 	ctest --preset asan-ubsan --parallel $(JOBS)
 
 # Each fuzzer runs a fixed number of inputs from a fixed seed, so that make check is
@@ -81,7 +82,7 @@ FUZZERS := control_message jsonrpc key_names launch output_text query_filter req
 
 fuzz: deps
 	cmake --preset fuzz >/dev/null
-	cmake --build --preset fuzz -j $(JOBS)
+	cmake --build --preset fuzz -j $(JOBS) --target $(addsuffix _fuzzer,$(FUZZERS))
 	@set -o pipefail; for f in $(FUZZERS); do \
 	  rm -rf build-fuzz/corpus/$$f; mkdir -p build-fuzz/corpus/$$f; \
 	  runs=$(FUZZ_RUNS); \
