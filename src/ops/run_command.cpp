@@ -117,9 +117,11 @@ asio::awaitable<Answer> run(Context& context, const json::object& args) {
 
   core::CommandCapture capture(static_cast<std::size_t>(max_output));
   watch->on_chunk = [&capture](const app::OutputChunk& chunk) { capture.feed(*chunk); };
-  // C-u first: anything a person left half-typed at the prompt would join the command.
+  // C-e C-u first (to the end of the line, then kill it all, in bash and zsh alike):
+  // anything a person left half-typed at the prompt would join the command, wherever the
+  // cursor was in it.
   std::string typed =
-      "\x15" + core::encode_paste(*command, session->screen().modes().bracketed_paste).bytes + "\r";
+      "\x05\x15" + core::encode_paste(*command, session->screen().modes().bracketed_paste).bytes + "\r";
   if (!session->write_input(typed))
     co_return core::Error{session_label(*session) + " is not reading its input; nothing was sent",
                           "input_refused"};

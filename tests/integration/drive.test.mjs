@@ -70,6 +70,14 @@ describe('run_command', { concurrency: 2 }, () => {
     // The user's prompt is the one on screen.
     const screen = await screenJson(d, id);
     assert.ok(screen.lines.some((l) => l.startsWith('bash-prompt')), screen.lines.join('\n'));
+    // Something a person left half-typed, the cursor moved back into it, never joins the
+    // command: the whole line is cleared first, not just what lies before the cursor.
+    await wharf(d, ['send-text', String(id), 'echo half-typed']);
+    await wharf(d, ['send-keys', String(id), 'Left', 'Left', 'Left']);
+    await waitFor(async () => (await screenJson(d, id)).lines.some((l) => l.endsWith('echo half-typed')), { what: 'the half-typed line' });
+    const clean = await runJson(d, id, 'echo clean-$((1+1))');
+    assert.equal(clean.exit_code, 0, clean.output);
+    assert.equal(clean.output, 'clean-2\n');
   });
 
   test('works in zsh sessions too, with the user\'s zsh files run', async (t) => {
