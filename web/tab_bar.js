@@ -6,16 +6,17 @@
 //
 // - click switches; double-click (or F2) renames inline: Enter saves, Escape cancels,
 //   an empty name restores the default;
-// - drag reorders (pointer events: mouse, trackpad and pen alike). While a drag is in
-//   flight the bar holds still: lists that arrive meanwhile wait for the drop, because
-//   rebuilding the bar would pull the dragged element out from under the pointer;
+// - drag reorders: a mouse, trackpad or pen drags straight away, a finger holds the tab
+//   still first (tab_drag.js). While a drag is in flight the bar holds still: lists that arrive
+//   meanwhile wait for the drop, because rebuilding the bar would pull the dragged
+//   element out from under the pointer;
 // - × (or Delete on a focused tab, or Alt+Shift+W anywhere) ends a session, after a
 //   small confirm naming it;
 // - arrow keys, Home and End move between tabs (one tab stop for the whole list);
 // - a session another window drives carries a marker; the attached one offers Take over.
 // Clicks never leave the focus on the bar (keystrokes belong to the terminal), except
 // for the rename field and the panels opened from it, which keep theirs.
-const DRAG_THRESHOLD_PX = 4;
+import { createTabDrag } from './tab_drag.js';
 
 // A stable colour per session, spread round the hue circle by the golden angle so
 // neighbours (consecutive ids) never look alike.
@@ -72,7 +73,7 @@ export function createTabBar(el, {
   });
 
   let renaming = null; // id of the session whose name is being edited
-  let drag = null; // the drag in flight, see startDrag
+  let heldBack = false; // a list arrived while the bar held still for a drag
   let suppressClick = false; // the click that ends a drag is not a selection
   let last = { sessions: [], attachedId: null, driving: null, windowId: null, online: false };
   const shownActivity = new Map(); // id -> the activity its tab showed last: flash only on a change
@@ -82,7 +83,9 @@ export function createTabBar(el, {
     el.classList.toggle('offline', !online);
     if (renaming !== null && !sessions.some((s) => s.id === renaming)) renaming = null;
     // Never pull the field away under the person's fingers, nor the dragged tab.
-    if (renaming !== null || drag) return;
+    if (renaming !== null) return;
+    if (drag.holdsBar()) { heldBack = true; return; }
+    heldBack = false;
     const focusedId = list.contains(document.activeElement)
       ? Number(document.activeElement.closest('.tab')?.dataset.session) : null;
     const tabs = sessions.map((session) => renderTab(session, {
@@ -137,7 +140,7 @@ export function createTabBar(el, {
     const extra = [shared, state, driven].filter(Boolean).join(', ');
     if (extra) name.setAttribute('aria-description', extra);
     name.title = `${session.name}${what ? ` — ${what}` : ''}${extra ? ` (${extra})` : ''}\n`
-      + 'Double-click to rename, drag to reorder';
+      + 'Double-click to rename, drag (or touch and hold) to reorder';
     name.addEventListener('click', (event) => {
       if (suppressClick) { event.preventDefault(); return; }
       if (!current) onSelect(session.id);
@@ -169,7 +172,7 @@ export function createTabBar(el, {
     close.addEventListener('click', () => confirmEnd(session, close));
     tab.append(close);
 
-    tab.addEventListener('pointerdown', (event) => maybeDrag(event, tab));
+    tab.addEventListener('pointerdown', (event) => drag.start(event, tab));
     return tab;
   }
 
@@ -236,85 +239,26 @@ export function createTabBar(el, {
     field.select();
   }
 
-  // ---- drag to reorder ------------------------------------------------------------
-  function maybeDrag(event, tab) {
-    if (event.button !== 0 || renaming !== null || !last.online) return;
-    if (event.target.closest('.tab-close, input')) return;
-    const startX = event.clientX;
-    const pointerId = event.pointerId;
-    const move = (e) => {
-      if (e.pointerId !== pointerId) return;
-      if (!drag) {
-        if (Math.abs(e.clientX - startX) < DRAG_THRESHOLD_PX) return;
-        startDrag(tab, startX, pointerId);
+  // ---- drag to reorder (tab_drag.js) --------------------------------------------
+  const drag = createTabDrag(list, {
+    canStart: () => renaming === null && last.online,
+    onEnd({ lifted, order }) {
+      if (order) {
+        // Show the new order at once; the server's list confirms it (or puts it back).
+        const byId = new Map(last.sessions.map((s) => [s.id, s]));
+        if (order.every((id) => byId.has(id)) && order.length === last.sessions.length) {
+          last = { ...last, sessions: order.map((id) => byId.get(id)) };
+        }
+        onReorder(order);
       }
-      dragTo(e.clientX);
-    };
-    const up = (e) => {
-      if (e.pointerId !== pointerId) return;
-      window.removeEventListener('pointermove', move);
-      window.removeEventListener('pointerup', up);
-      window.removeEventListener('pointercancel', up);
-      if (drag) drop(e.type === 'pointercancel');
-    };
-    window.addEventListener('pointermove', move);
-    window.addEventListener('pointerup', up);
-    window.addEventListener('pointercancel', up);
-  }
-
-  function startDrag(tab, startX, pointerId) {
-    drag = { tab, originX: startX, before: order() };
-    tab.classList.add('dragging');
-    list.classList.add('dragging');
-    try { tab.setPointerCapture(pointerId); } catch { /* the pointer is gone already */ }
-  }
-
-  function dragTo(x) {
-    const { tab } = drag;
-    // Where the pointer is among the other tabs' midpoints is where the tab goes.
-    const others = [...list.children].filter((t) => t !== tab);
-    let index = 0;
-    for (const other of others) {
-      const box = other.getBoundingClientRect();
-      if (x > box.left + box.width / 2) index++;
-    }
-    const current = [...list.children].indexOf(tab);
-    if (index !== current) {
-      const left = tab.offsetLeft;
-      list.insertBefore(tab, others[index] ?? null);
-      drag.originX += tab.offsetLeft - left; // the slot moved; the tab stays under the pointer
-    }
-    // Kept inside the list: a tab dragged past either end stops at it.
-    const min = -tab.offsetLeft + list.scrollLeft;
-    const max = list.clientWidth + list.scrollLeft - tab.offsetLeft - tab.offsetWidth;
-    const dx = Math.min(Math.max(x - drag.originX, min), Math.max(min, max));
-    tab.style.transform = `translateX(${dx}px)`;
-  }
-
-  function drop(cancelled) {
-    const { tab, before } = drag;
-    tab.classList.remove('dragging');
-    list.classList.remove('dragging');
-    tab.style.transform = '';
-    drag = null;
-    suppressClick = true;
-    setTimeout(() => { suppressClick = false; }, 0);
-    const after = order();
-    if (!cancelled && after.join() !== before.join()) {
-      // Show the new order at once; the server's list confirms it (or puts it back).
-      const byId = new Map(last.sessions.map((s) => [s.id, s]));
-      if (after.every((id) => byId.has(id)) && after.length === last.sessions.length) {
-        last = { ...last, sessions: after.map((id) => byId.get(id)) };
-      }
-      onReorder(after);
-    }
-    render(); // whatever list arrived during the drag
-    focusTerminal();
-  }
-
-  function order() {
-    return [...list.children].map((t) => Number(t.dataset.session));
-  }
+      if (lifted || heldBack) render(); // whatever list arrived during the drag
+      if (!lifted) return;
+      // A mouse's click follows its pointerup at once (a finger's is cancelled in tab_drag.js).
+      suppressClick = true;
+      setTimeout(() => { suppressClick = false; }, 0);
+      focusTerminal();
+    },
+  });
 
   // Alt+Shift+W ends the attached session (after asking), wherever the focus is.
   document.addEventListener('keydown', (event) => {

@@ -1,6 +1,7 @@
 // The tab bar in a real browser (Debian's chromium) against the real daemon: rename and
 // drag-to-reorder seen in a second window (and the bar holding still while a drag is in
-// flight), ending that asks and lands on the right neighbour (else the left), ending
+// flight), the same with a finger on a phone (hold to pick up; a tap and a swipe stay a
+// tap and a swipe), ending that asks and lands on the right neighbour (else the left), ending
 // another tab that leaves the window where it is, the launcher starting a chosen shell
 // in a chosen directory, and the bar's roles and keyboard. Each test has its own daemon
 // and its own windows; every wait has a deadline.
@@ -93,6 +94,157 @@ test('rename and reorder in one window are seen in a second window', { timeout: 
   assert.equal(await selectedTab(a), onBeforeDrag);
   await screenshot(a, 'bar-reordered.png');
   await screenshot(b, 'bar-reordered-second-window.png');
+  assertNoProblems(a, b);
+});
+
+// A finger on the touch screen, through the DevTools protocol: the browser's own touch
+// input, so the browser itself tells a tap from a scroll, and the page cancels what it
+// cancels, as on a phone.
+async function fingerOn(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const send = (type, points) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points });
+  return {
+    down: ({ x, y }) => send('touchStart', [{ x, y }]),
+    move: ({ x, y }) => send('touchMove', [{ x, y }]),
+    up: () => send('touchEnd', []),
+    cancel: () => send('touchCancel', []),
+    // Moves in small steps, as a finger does.
+    async slide(from, to, steps = 8) {
+      for (let i = 1; i <= steps; i++) {
+        await send('touchMove', [{ x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps }]);
+      }
+    },
+  };
+}
+
+// The middle of the part of a tab's name that is in view (the list may be scrolled).
+function pointOn(page, name) {
+  return tab(page, name).locator('.tab-name').evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const list = el.closest('.tab-list').getBoundingClientRect();
+    const left = Math.max(box.left, list.left);
+    const right = Math.min(box.right, list.right);
+    return { x: (left + right) / 2, y: box.top + box.height / 2 };
+  });
+}
+
+test('a finger: a tap switches, a swipe scrolls, a hold picks a tab up and moves it', { timeout: 120000 }, async (t) => {
+  const daemon = await ownDaemon(t);
+  const a = await newWindow(t, browser, { hasTouch: true, width: 360, height: 720 }); // a phone
+  // Every reorder the page sends, as sent.
+  await a.addInitScript(() => {
+    window.sentReorders = [];
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (data) {
+      if (typeof data === 'string' && JSON.parse(data).type === 'reorder') window.sentReorders.push(JSON.parse(data).order);
+      return send.call(this, data);
+    };
+  });
+  await openAttached(a, daemon);
+  await waitForPrompt(a);
+  const [s1] = await tabNames(a);
+  const s2 = await newSession(a);
+  const s3 = await newSession(a);
+  const b = await newWindow(t, browser);
+  await openAttached(b, daemon);
+  assert.deepEqual(await tabNames(b), [s1, s2, s3]);
+  // What the page saw: the clicks on tabs, and how long after its finger came down each
+  // tab was lifted.
+  await a.evaluate(() => {
+    window.tabClicks = [];
+    window.liftDelays = [];
+    let downAt = 0;
+    window.addEventListener('pointerdown', (e) => { downAt = e.timeStamp; }, true);
+    window.addEventListener('click', (e) => {
+      if (e.target.closest?.('.tab')) window.tabClicks.push(e.target.textContent);
+    }, true);
+    new MutationObserver((records) => {
+      for (const r of records) {
+        const tabLifted = r.target.classList.contains('tab') && r.target.classList.contains('dragging');
+        if (tabLifted && !r.oldValue?.includes('dragging')) window.liftDelays.push(performance.now() - downAt);
+      }
+    }).observe(document.querySelector('.tab-list'), { subtree: true, attributeFilter: ['class'], attributeOldValue: true });
+  });
+  const seen = () => a.evaluate(() => ({ clicks: window.tabClicks, lifts: window.liftDelays.length, reorders: window.sentReorders }));
+  const lifted = a.locator('.tab.dragging');
+  const finger = await fingerOn(a);
+  assert.ok(await a.locator('.tab-list').evaluate((l) => l.scrollWidth > l.clientWidth), 'the phone\'s bar scrolls');
+
+  // Held still, the finger picks the tab up, after a moment and not before. Android would
+  // now open its menu: the browser's contextmenu event finds it cancelled. (Headless
+  // chromium makes no long press of protocol touches, so the test sends that event.)
+  await finger.down(await pointOn(a, s2));
+  await lifted.waitFor({ timeout: 5000 });
+  assert.equal(await lifted.locator('.tab-name').textContent(), s2);
+  assert.ok((await a.evaluate(() => window.liftDelays[0])) >= 300, 'a hold, not a touch, picks the tab up');
+  const menuCancelled = await lifted.evaluate((el) => !el.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true })));
+  assert.equal(menuCancelled, true, 'the long press opens no context menu');
+  assert.equal(await a.evaluate(() => window.getSelection().toString()), '', 'nor selects text');
+  // Let go where it was picked up: nothing moves, and the release is not a tap.
+  await finger.up();
+  await lifted.waitFor({ state: 'detached', timeout: 5000 });
+  assert.deepEqual(await tabNames(a), [s1, s2, s3]);
+
+  // A tap switches. The click it makes is the first any tab got: the release above made none.
+  const onFirst = await pointOn(a, s1);
+  await a.touchscreen.tap(onFirst.x, onFirst.y);
+  await waitFor(async () => (await selectedTab(a)) === s1, { what: 'the tap to switch to the first tab' });
+  assert.deepEqual((await seen()).clicks, [s1]);
+
+  // A quick swipe scrolls the bar and lifts nothing. (Down and the first move go together:
+  // however slow the machine, the hold cannot be over in between.)
+  const scrolled = () => a.locator('.tab-list').evaluate((l) => l.scrollLeft);
+  await a.locator('.tab-list').evaluate((l) => { l.scrollLeft = 0; }); // the bar at its start
+  const from = await pointOn(a, s2);
+  await Promise.all([finger.down(from), finger.move({ x: from.x - 12, y: from.y })]);
+  await finger.slide({ x: from.x - 12, y: from.y }, { x: from.x - 80, y: from.y }, 5);
+  await finger.up();
+  await waitFor(async () => (await scrolled()) > 0, { what: 'the swipe to scroll the bar' });
+  assert.deepEqual(await seen(), { clicks: [s1], lifts: 1, reorders: [] }, 'a swipe is not a tap nor a drag');
+
+  // Picked up and carried to the front, then cancelled by the browser: the order is back.
+  // (The swipe left the front out of view: the list scrolls under the tab at its left end.)
+  const frontOf = async () => {
+    const box = await a.locator('.tab-list').boundingBox();
+    return { x: box.x + 2, y: box.y + box.height / 2 };
+  };
+  const carryToFront = async (name) => {
+    const start = await pointOn(a, name);
+    await finger.down(start);
+    await lifted.waitFor({ timeout: 5000 });
+    await finger.slide(start, await frontOf());
+    await waitFor(async () => (await tabNames(a))[0] === name, { what: `${name} carried to the front` });
+    return frontOf();
+  };
+  await carryToFront(s3);
+  assert.deepEqual(await tabNames(a), [s3, s1, s2], 'the others make room where it will land');
+  await finger.cancel();
+  await lifted.waitFor({ state: 'detached', timeout: 5000 });
+  assert.deepEqual(await tabNames(a), [s1, s2, s3], 'pointercancel puts the order back');
+
+  // Carried far below the bar, the tab shows that letting go cancels; letting go does.
+  const front = await carryToFront(s3);
+  await finger.slide(front, { x: front.x, y: front.y + 200 }, 4);
+  await waitFor(async () => JSON.stringify(await tabNames(a)) === JSON.stringify([s1, s2, s3]), { what: 'the old order shown far from the bar' });
+  assert.equal(await a.locator('.tab.dragging.away').count(), 1);
+  await finger.up();
+  await lifted.waitFor({ state: 'detached', timeout: 5000 });
+  assert.deepEqual(await tabNames(a), [s1, s2, s3]);
+  assert.deepEqual(await seen(), { clicks: [s1], lifts: 3, reorders: [] }, 'cancelled drags send nothing');
+
+  // The real thing: s3 to the front, and every window has the new order.
+  await carryToFront(s3);
+  assert.ok((await a.evaluate(() => window.liftDelays.at(-1))) >= 300);
+  await screenshot(a, 'bar-touch-dragging.png');
+  await finger.up();
+  await lifted.waitFor({ state: 'detached', timeout: 5000 });
+  await waitFor(async () => JSON.stringify(await tabNames(b)) === JSON.stringify([s3, s1, s2]),
+    { what: 'the new order in the second window' });
+  assert.deepEqual(await tabNames(a), [s3, s1, s2]);
+  const ids = await a.locator('.tab').evaluateAll((tabs) => tabs.map((el) => Number(el.dataset.session)));
+  assert.deepEqual(await seen(), { clicks: [s1], lifts: 4, reorders: [ids] }, 'one reorder, the new order');
+  assert.equal(await selectedTab(a), s1, 'the drop is not a tap');
+  await screenshot(a, 'bar-touch-reordered.png');
   assertNoProblems(a, b);
 });
 

@@ -37,8 +37,9 @@ export async function ownDaemon(t, options) {
 }
 
 // A fresh browser context, closed at the end; errors the page logs are collected.
-export async function newWindow(t, browser, { clipboard = false, origin, width = 1000, height = 640 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height } });
+// `hasTouch` gives it a touch screen (a phone's or a tablet's).
+export async function newWindow(t, browser, { clipboard = false, origin, width = 1000, height = 640, hasTouch = false } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, hasTouch });
   if (clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   t.after(() => context.close());
   const page = await context.newPage();
