@@ -121,7 +121,8 @@ asio::awaitable<Answer> run(Context& context, const json::object& args) {
   // anything a person left half-typed at the prompt would join the command, wherever the
   // cursor was in it.
   std::string typed =
-      "\x05\x15" + core::encode_paste(*command, session->screen().modes().bracketed_paste).bytes + "\r";
+      "\x05\x15" + core::encode_paste(*command, session->screen().modes().bracketed_paste).bytes +
+      "\r";
   if (!session->write_input(typed))
     co_return core::Error{session_label(*session) + " is not reading its input; nothing was sent",
                           "input_refused"};
