@@ -77,6 +77,9 @@ export function createTabBar(el, {
   let suppressClick = false; // the click that ends a drag is not a selection
   let last = { sessions: [], attachedId: null, driving: null, windowId: null, online: false };
   const shownActivity = new Map(); // id -> the activity its tab showed last: flash only on a change
+  // The attached session's tab last brought into view. Only a switch scrolls the bar: a
+  // list that changes while someone scrolls it (activity, another window) leaves it be.
+  let scrolledTo = null;
 
   function render() {
     const { sessions, attachedId, driving, windowId, online } = last;
@@ -99,7 +102,11 @@ export function createTabBar(el, {
     if (focusedId) list.querySelector(`.tab[data-session="${focusedId}"] [role="tab"]`)?.focus();
     const attached = sessions.find((s) => s.id === attachedId);
     watcherBox.hidden = !(online && attached && driving === false);
-    list.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const selected = list.querySelector('[aria-selected="true"]');
+    if (selected && attachedId !== scrolledTo) {
+      scrolledTo = attachedId;
+      selected.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    }
   }
 
   function renderTab(session, { current, drivenElsewhere }) {

@@ -201,6 +201,17 @@ test('a finger: a tap switches, a swipe scrolls, a hold picks a tab up and moves
   await finger.up();
   await waitFor(async () => (await scrolled()) > 0, { what: 'the swipe to scroll the bar' });
   assert.deepEqual(await seen(), { clicks: [s1], lifts: 1, reorders: [] }, 'a swipe is not a tap nor a drag');
+  // The list changes (the other window moves to another session): the bar redraws but
+  // stays where the finger left it, rather than snapping back to the attached tab.
+  const left = await scrolled();
+  const redraws = () => a.evaluate(() => window.listRedraws);
+  await a.evaluate(() => {
+    window.listRedraws = 0;
+    new MutationObserver(() => { window.listRedraws += 1; }).observe(document.querySelector('.tab-list'), { childList: true });
+  });
+  await b.getByRole('tab', { name: s2, exact: true }).click();
+  await waitFor(async () => (await redraws()) > 0, { what: 'the bar to redraw for the new list' });
+  assert.equal(await scrolled(), left, 'a redraw does not scroll the bar');
 
   // Picked up and carried to the front, then cancelled by the browser: the order is back.
   // (The swipe left the front out of view: the list scrolls under the tab at its left end.)
