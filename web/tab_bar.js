@@ -258,7 +258,10 @@ export function createTabBar(el, {
         }
         onReorder(order);
       }
-      if (lifted || heldBack) render(); // whatever list arrived during the drag
+      // Whatever list arrived during the press. After a plain press, only once its click
+      // (and a double-click's) has landed on the tab that was pressed.
+      if (lifted) render();
+      else if (heldBack) setTimeout(render, 0);
       if (!lifted) return;
       // A mouse's click follows its pointerup at once (a finger's is cancelled in tab_drag.js).
       suppressClick = true;

@@ -11,8 +11,9 @@
 // Invariants:
 // - one press at a time; every way out of it (drop, pointercancel, Escape) goes through
 //   finish(), which removes every listener, the lifted look and the transform;
-// - while a tab is lifted, or a finger is still deciding, the bar's children are only
-//   moved here, never rebuilt: the tab bar asks holdsBar() and keeps lists for later;
+// - while a press is in flight (a tab lifted, a finger still deciding, or a plain click)
+//   the bar's children are only moved here, never rebuilt: the tab bar asks holdsBar()
+//   and keeps lists for later;
 // - a cancel (pointercancel, Escape, or letting go far above or below the bar) puts back
 //   the order of the pickup and sends nothing. While the pointer is that far away the bar
 //   already shows that order, so what a release will do is always on screen.
@@ -173,7 +174,7 @@ export function createTabDrag(list, { canStart, onEnd }) {
   }
 
   function finish({ cancelled }) {
-    const { tab, lifted, touch, before } = press;
+    const { tab, lifted, before } = press;
     clearTimeout(press.holdTimer);
     cancelAnimationFrame(press.edgeFrame);
     window.removeEventListener('pointermove', onMove);
@@ -182,7 +183,7 @@ export function createTabDrag(list, { canStart, onEnd }) {
     window.removeEventListener('keydown', onKey, true);
     press = null;
     if (!lifted) {
-      if (touch) onEnd({ lifted: false, order: null }); // the lists held back meanwhile
+      onEnd({ lifted: false, order: null }); // the lists held back meanwhile
       return;
     }
     if (cancelled) arrange(before);
@@ -204,6 +205,8 @@ export function createTabDrag(list, { canStart, onEnd }) {
   return {
     start,
     // True while the bar must hold still: a tab is lifted, or a finger may yet lift one.
-    holdsBar: () => press !== null && (press.lifted || press.touch),
+    // (A plain press too: a bar rebuilt between a button's down and up would lose the
+    // click, or the second click of a double-click, to the tab it replaced.)
+    holdsBar: () => press !== null,
   };
 }
