@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { waitFor } from '../support/daemon.mjs';
+import { newWindow as openWindow } from '../support/page.mjs';
 import { agentDaemon, agentSandbox, listSessions, prepareClaudeHome, requireAgents } from '../support/agents.mjs';
 
 const artifactsDir = resolve(process.env.WHARF_ARTIFACTS_DIR
@@ -34,19 +35,9 @@ after(async () => {
   await browser?.close();
 });
 
-// A fresh browser context (its own storage), closed at the end; anything the page logs as
-// an error, a failed load or an exception is collected in `page.problems`.
-async function newWindow(t) {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 640 } });
-  t.after(() => context.close());
-  const page = await context.newPage();
-  page.problems = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') page.problems.push(`console: ${msg.text()}`); });
-  page.on('pageerror', (err) => page.problems.push(`pageerror: ${err.message}`));
-  page.on('requestfailed', (req) => page.problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
-  page.on('response', (res) => { if (res.status() >= 400) page.problems.push(`HTTP ${res.status()}: ${res.url()}`); });
-  return page;
-}
+// A fresh browser context (its own storage: another person's window), closed at the end,
+// recording what the page logs as a problem (tests/support/page.mjs).
+const newWindow = (t) => openWindow(t, browser);
 
 // The screen as a screen reader sees it (xterm's accessibility tree): one entry per row.
 function screenRows(page) {

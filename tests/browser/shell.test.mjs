@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startDaemon, waitFor, wharfBin, sanitizerOptions } from '../support/daemon.mjs';
+import { newWindow as openWindow } from '../support/page.mjs';
 
 const artifactsDir = resolve(process.env.WHARF_ARTIFACTS_DIR
   ?? fileURLToPath(new URL('../../build/test-artifacts/', import.meta.url)));
@@ -79,19 +80,9 @@ async function restartedDaemon(t, old) {
   if (child.exitCode !== null) throw new Error(`the restarted daemon exited: ${stderr}`);
 }
 
-// A fresh browser context (its own storage: another "person's window"), closed at the end.
-async function newWindow(t) {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 640 } });
-  t.after(() => context.close());
-  const page = await context.newPage();
-  // Anything the page logs as an error, a failed load or an exception fails the test.
-  page.problems = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') page.problems.push(`console: ${msg.text()}`); });
-  page.on('pageerror', (err) => page.problems.push(`pageerror: ${err.message}`));
-  page.on('requestfailed', (req) => page.problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
-  page.on('response', (res) => { if (res.status() >= 400) page.problems.push(`HTTP ${res.status()}: ${res.url()}`); });
-  return page;
-}
+// A fresh browser context (its own storage: another person's window), closed at the end,
+// recording what the page logs as a problem (tests/support/page.mjs).
+const newWindow = (t) => openWindow(t, browser);
 
 function assertNoProblems(...pages) {
   assert.deepEqual(pages.flatMap((p) => p.problems), [],
