@@ -36,9 +36,11 @@ async function dragTab(page, name, target, during) {
   await page.mouse.up();
 }
 
-test('rename and reorder in one window are seen in a second window', { timeout: 120000 }, async (t) => {
-  const daemon = await ownDaemon(t);
-  const a = await newWindow(t, browser);
+// Three sessions started from window `a` (a new one unless given), and a second window
+// `b` that shows them in the registry's order.
+async function threeSessionsTwoWindows(t, { daemon, a } = {}) {
+  daemon ??= await ownDaemon(t);
+  a ??= await newWindow(t, browser);
   await openAttached(a, daemon);
   await waitForPrompt(a);
   const [s1] = await tabNames(a);
@@ -47,6 +49,11 @@ test('rename and reorder in one window are seen in a second window', { timeout: 
   const b = await newWindow(t, browser);
   await openAttached(b, daemon);
   assert.deepEqual(await tabNames(b), [s1, s2, s3], 'the second window shows the registry\'s order');
+  return { daemon, a, b, names: [s1, s2, s3] };
+}
+
+test('rename and reorder in one window are seen in a second window', { timeout: 120000 }, async (t) => {
+  const { a, b, names: [s1, s2, s3] } = await threeSessionsTwoWindows(t);
 
   // Double-click renames; Enter saves; the other window sees it.
   await a.getByRole('tab', { name: s1, exact: true }).dblclick();
@@ -140,14 +147,7 @@ test('a finger: a tap switches, a swipe scrolls, a hold picks a tab up and moves
       return send.call(this, data);
     };
   });
-  await openAttached(a, daemon);
-  await waitForPrompt(a);
-  const [s1] = await tabNames(a);
-  const s2 = await newSession(a);
-  const s3 = await newSession(a);
-  const b = await newWindow(t, browser);
-  await openAttached(b, daemon);
-  assert.deepEqual(await tabNames(b), [s1, s2, s3]);
+  const { b, names: [s1, s2, s3] } = await threeSessionsTwoWindows(t, { daemon, a });
   // What the page saw: the clicks on tabs, and how long after its finger came down each
   // tab was lifted.
   await a.evaluate(() => {
