@@ -1,4 +1,4 @@
-// screen_feed: how fast core::Screen (libvterm's state layer and wharf's cell grid) takes
+// screen_feed: how fast core::Screen (wharf's terminal engine) takes
 // a program's output, with no PTY or socket in the way; figures only (see
 // docs/performance.md). Each benchmark feeds a buffer in 4 KiB pieces, as PTY reads
 // arrive, and reports MB/s (bytes_per_second, 2^20-byte MiB/s in Google Benchmark's
@@ -8,10 +8,9 @@
 //                                   CR LF, as a PTY with ONLCR delivers them)
 //   ScreenFeed/tui/<cols>/<rows>:   a recorded TUI (tests/fixtures/screens/agents/
 //                                   opencode-commands-100x30.bin) fed over and over
-//   LibvtermScreen/fold/<cols>/<rows>: 25 MB of the same lines into libvterm's own screen layer
-//   with
-//                                   the scrollback rendered as Screen did before the grid
-//                                   (the old path, without its mode tap), for comparison
+//   LibvtermScreen/fold, /tui:      the same input into libvterm 0.1.4's own screen layer
+//                                   (each scrolled-off line copied out as text), the engine
+//                                   wharf used before, for comparison
 //
 //   wharf_bench_screen_feed --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
@@ -22,8 +21,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/cell_render.hpp"
 #include "core/screen.hpp"
+#include "core/utf8.hpp"
 
 namespace {
 
@@ -128,8 +127,10 @@ struct LegacyScreen {
 
   static int push_line(int cols, const VTermScreenCell* cells, void* user) {
     auto* self = static_cast<LegacyScreen*>(user);
-    self->last_line = wharf::core::cell_render::render_cells(
-        cols, [cells](int col) -> const VTermScreenCell& { return cells[col]; }, true);
+    self->last_line.clear();
+    for (int col = 0; col < cols; ++col)
+      for (int i = 0; i < VTERM_MAX_CHARS_PER_CELL && cells[col].chars[i] != 0; ++i)
+        wharf::core::append_utf8(self->last_line, cells[col].chars[i]);
     ++self->lines;
     return 1;
   }
@@ -165,6 +166,23 @@ BENCHMARK(libvterm_fold)
     ->Name("LibvtermScreen/fold")
     ->Args({80, 24})
     ->Args({200, 50})
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+
+void libvterm_tui(benchmark::State& state) {
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    LegacyScreen legacy(static_cast<int>(state.range(1)), static_cast<int>(state.range(0)));
+    bytes += feed_total(tui_buffer(), 5'000'000, [&](std::string_view piece) {
+      vterm_input_write(legacy.vt, piece.data(), piece.size());
+    });
+    benchmark::DoNotOptimize(legacy.lines);
+  }
+  report(state, bytes);
+}
+BENCHMARK(libvterm_tui)
+    ->Name("LibvtermScreen/tui")
+    ->Args({100, 30})
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 

@@ -1,371 +1,616 @@
+// The engine's core: printing, the C0/C1 controls, ESC sequences, cursor movement,
+// scrolling into the scrollback, saved cursors and resets. Each follows the matching
+// xterm.js InputHandler / BufferService method, quirks included (noted where they are
+// surprising), because the page's emulator is the screen the user compares with.
 #include "core/screen.hpp"
 
-#include <vterm.h>
-
 #include <algorithm>
-#include <cstdint>
-#include <cstdio>
-#include <iterator>
-#include <utility>
+#include <string_view>
 
-#include "core/cell_render.hpp"
-#include "core/emulator_guard.hpp"
+#include "core/char_width.hpp"
 
 namespace wharf::core {
 namespace {
 
-using cell_render::default_pen;
-using cell_render::Pen;
+// The national replacement sets xterm.js knows (ESC ( A, ESC ( K ...): which ASCII
+// characters each replaces, and with what.
+struct NationalSet {
+  char designator;
+  std::u32string_view from;
+  std::u32string_view to;
+};
+constexpr NationalSet kNationalSets[] = {
+    {'A', U"#", U"£"},
+    {'4', U"#@[\\]{|}~", U"£¾i½|¨f¼´"},
+    {'C', U"[\\]^`{|}~", U"ÄÖÅÜéäöåü"},
+    {'5', U"[\\]^`{|}~", U"ÄÖÅÜéäöåü"},
+    {'R', U"#@[\\]{|}~", U"£à°ç§éùè¨"},
+    {'Q', U"@[\\]^`{|}~", U"àâçêîôéùèû"},
+    {'K', U"@[\\]{|}~", U"§ÄÖÜäöüß"},
+    {'Y', U"#@[\\]`{|}~", U"£§°çéùàòèì"},
+    {'E', U"@[\\]^`{|}~", U"ÄÆØÅÜäæøåü"},
+    {'6', U"@[\\]^`{|}~", U"ÄÆØÅÜäæøåü"},
+    {'Z', U"#@[\\]{|}", U"£§¡Ñ¿°ñç"},
+    {'H', U"@[\\]^`{|}~", U"ÉÄÖÅÜéäöåü"},
+    {'7', U"@[\\]^`{|}~", U"ÉÄÖÅÜéäöåü"},
+    {'=', U"#@[\\]^_`{|}~", U"ùàéçêîèôäöüû"},
+};
 
-// Colours wharf reports when a program asks (OSC 10/11/12); they match the page's
-// theme so that programs picking light or dark styles choose dark.
-constexpr std::string_view kForegroundReport = "rgb:d6d6/dada/e0e0";
-constexpr std::string_view kBackgroundReport = "rgb:0e0e/1111/1616";
-constexpr std::size_t kMaxTitleBytes = 256;
-
-Screen* self(void* user) {
-  return static_cast<Screen*>(user);
+bool known_charset(char designator) {
+  if (designator == '0' || designator == 'B') return true;
+  for (const NationalSet& set : kNationalSets)
+    if (set.designator == designator) return true;
+  return false;
 }
 
-// Only the bytes that matter are kept, so that pens compare (and render) by value.
-VTermColor normalised(const VTermColor& color) {
-  VTermColor out{};
-  out.type = color.type;
-  if (VTERM_COLOR_IS_DEFAULT_FG(&color) || VTERM_COLOR_IS_DEFAULT_BG(&color)) return out;
-  if (VTERM_COLOR_IS_INDEXED(&color)) {
-    out.indexed.idx = color.indexed.idx;
-  } else {
-    out.rgb.red = color.rgb.red;
-    out.rgb.green = color.rgb.green;
-    out.rgb.blue = color.rgb.blue;
+// What xterm.js draws for an ASCII character in a designated set: DEC special graphics
+// (ESC ( 0) or a national set; US ASCII ('B') maps nothing.
+char32_t map_charset(char designator, char32_t code) {
+  if (designator == 'B') return code;
+  if (designator == '0') {
+    static constexpr char32_t kGraphics[] = {
+        0x25C6, 0x2592, 0x2409, 0x240C, 0x240D, 0x240A, 0x00B0, 0x00B1, 0x2424, 0x240B, 0x2518,
+        0x2510, 0x250C, 0x2514, 0x253C, 0x23BA, 0x23BB, 0x2500, 0x23BC, 0x23BD, 0x251C, 0x2524,
+        0x2534, 0x252C, 0x2502, 0x2264, 0x2265, 0x03C0, 0x2260, 0x00A3, 0x00B7};  // ` .. ~
+    if (code >= 0x60 && code <= 0x7E) return kGraphics[code - 0x60];
+    return code;
   }
-  return out;
-}
-
-CellPen blank_pen() {
-  Pen pen = default_pen();
-  return CellPen{pen.fg, pen.bg, 0};
-}
-
-void set_attr(CellPen& pen, std::uint8_t bit, bool on) {
-  pen.attrs = static_cast<std::uint8_t>(on ? pen.attrs | bit : pen.attrs & ~bit);
-}
-
-std::string sanitize_title(const char* raw) {
-  std::string out;
-  for (const char* p = raw; p && *p && out.size() < kMaxTitleBytes; ++p) {
-    auto c = static_cast<unsigned char>(*p);
-    if (c >= 0x20 && c != 0x7f) out.push_back(static_cast<char>(c));
+  for (const NationalSet& set : kNationalSets) {
+    if (set.designator != designator) continue;
+    std::size_t at = set.from.find(code);
+    return at == std::u32string_view::npos ? code : set.to[at];
   }
-  return out;
+  return code;
 }
 
 }  // namespace
 
-// libvterm's callbacks into Screen: the state layer's (what to draw, erase and scroll,
-// the pen, terminal properties), the output (replies) and the OSCs it does not know.
-struct ScreenHooks {
-  static int putglyph(VTermGlyphInfo* info, VTermPos pos, void* user) {
-    Screen& s = *self(user);
-    return s.active_->put(pos.row, pos.col, info->chars, info->width, s.pen_,
-                          info->protected_cell != 0)
-               ? 1
-               : 0;
-  }
-  static int movecursor(VTermPos, VTermPos, int, void*) { return 1; }
-  static int scrollrect(VTermRect rect, int downward, int rightward, void* user) {
-    self(user)->on_scroll(rect, downward, rightward);
-    return 1;
-  }
-  static int erase(VTermRect rect, int selective, void* user) {
-    Screen& s = *self(user);
-    s.active_->erase(rect, selective != 0, s.pen_);
-    return 1;
-  }
-  static int setpenattr(VTermAttr attr, VTermValue* value, void* user) {
-    CellPen& pen = self(user)->pen_;
-    switch (attr) {
-      case VTERM_ATTR_BOLD:
-        set_attr(pen, kAttrBold, value->boolean != 0);
-        return 1;
-      case VTERM_ATTR_UNDERLINE:
-        pen.attrs = static_cast<std::uint8_t>(
-            (pen.attrs & ~unsigned{kAttrUnderlineMask}) |
-            ((static_cast<unsigned>(value->number) & 3u) << kAttrUnderlineShift));
-        return 1;
-      case VTERM_ATTR_ITALIC:
-        set_attr(pen, kAttrItalic, value->boolean != 0);
-        return 1;
-      case VTERM_ATTR_BLINK:
-        set_attr(pen, kAttrBlink, value->boolean != 0);
-        return 1;
-      case VTERM_ATTR_REVERSE:
-        set_attr(pen, kAttrReverse, value->boolean != 0);
-        return 1;
-      case VTERM_ATTR_STRIKE:
-        set_attr(pen, kAttrStrike, value->boolean != 0);
-        return 1;
-      case VTERM_ATTR_FOREGROUND:
-        pen.fg = normalised(value->color);
-        return 1;
-      case VTERM_ATTR_BACKGROUND:
-        pen.bg = normalised(value->color);
-        return 1;
-      default:
-        return 1;  // fonts: nothing wharf draws
-    }
-  }
-  static int settermprop(VTermProp prop, VTermValue* value, void* user) {
-    self(user)->on_termprop(static_cast<int>(prop), value);
-    return 1;
-  }
-  static int bell(void*) { return 1; }
-  static int resize(int rows, int cols, VTermPos* delta, void* user) {
-    self(user)->on_resize(rows, cols, delta);
-    return 1;
-  }
-  // A line made double-width loses its right half, as in libvterm's screen layer.
-  static int setlineinfo(int row, const VTermLineInfo* now, const VTermLineInfo* before,
-                         void* user) {
-    Screen& s = *self(user);
-    if (now->doublewidth != before->doublewidth || now->doubleheight != before->doubleheight) {
-      if (now->doublewidth) {
-        int cols = s.active_->cols();
-        s.active_->erase(
-            VTermRect{.start_row = row, .end_row = row + 1, .start_col = cols / 2, .end_col = cols},
-            false, s.pen_);
-      }
-    }
-    return 1;
-  }
-
-  static void output(const char* bytes, std::size_t len, void* user) {
-    self(user)->on_output(bytes, len);
-  }
-  static int unrecognised_osc(const char* command, std::size_t len, void* user) {
-    self(user)->on_osc(std::string_view(command, len));
-    return 1;
-  }
-
-  static constexpr VTermStateCallbacks kState = {
-      .putglyph = putglyph,
-      .movecursor = movecursor,
-      .scrollrect = scrollrect,
-      .moverect = nullptr,  // scrollrect does all the moving
-      .erase = erase,
-      .initpen = nullptr,
-      .setpenattr = setpenattr,
-      .settermprop = settermprop,
-      .bell = bell,
-      .resize = resize,
-      .setlineinfo = setlineinfo,
-  };
-  static constexpr VTermParserCallbacks kUnrecognised = {
-      .text = nullptr,
-      .control = nullptr,
-      .escape = nullptr,
-      .csi = nullptr,
-      .osc = unrecognised_osc,
-      .dcs = nullptr,
-      .resize = nullptr,
-  };
-};
+Screen::Buffer::Buffer(TerminalSize size)
+    : grid(size.rows, size.cols), scroll_bottom(size.rows - 1), tabs(size.cols, false) {
+  for (std::size_t i = 0; i < tabs.size(); i += 8) tabs[i] = true;
+}
 
 Screen::Screen(TerminalSize size, std::size_t scrollback_bytes, std::uint64_t first_seq)
     : size_(size),
       scrollback_limit_(scrollback_bytes),
-      mode_tap_(size),
-      emulator_guard_(std::make_unique<EmulatorGuard>(size.cols)),
-      primary_(size.rows, size.cols, blank_pen()),
-      alternate_(size.rows, size.cols, blank_pen()),
-      pen_(blank_pen()),
+      parser_(*this),
+      primary_(size),
       changes_(first_seq, 0) {
-  vt_ = vterm_new(size.rows, size.cols);
-  vterm_set_utf8(vt_, 1);
-  vterm_output_set_callback(vt_, ScreenHooks::output, this);
-  state_ = vterm_obtain_state(vt_);
-  vterm_state_set_callbacks(state_, &ScreenHooks::kState, this);
-  vterm_state_set_unrecognised_fallbacks(state_, &ScreenHooks::kUnrecognised, this);
-  vterm_state_reset(state_, 1);
-  // The blank screen as created is state 1.
-  primary_.take_changed();
-  alternate_.take_changed();
-  primary_.set_stamp(changes_.next_seq());
-  alternate_.set_stamp(changes_.next_seq());
+  primary_.grid.take_changed();
+  primary_.grid.set_stamp(changes_.next_seq());
 }
 
-Screen::~Screen() {
-  vterm_free(vt_);
-}
+Screen::~Screen() = default;
 
-void Screen::feed(std::string_view raw) {
-  if (raw.empty()) return;
-  bytes_fed_ += raw.size();
-  std::string storage;
-  alternate_entries_.clear();
-  std::string_view bytes = emulator_guard_->filter(raw, storage, alternate_entries_);
+void Screen::feed(std::string_view bytes) {
   if (bytes.empty()) return;
-  mode_tap_.feed(bytes);
-  if (mode_tap_.take_reset()) changes_.replace();
-  vterm_input_write(vt_, bytes.data(), bytes.size());
+  bytes_fed_ += bytes.size();
+  parser_.feed(bytes);
   commit_changes();
-}
-
-void Screen::resize(TerminalSize size) {
-  size = clamp_size(size.cols, size.rows);
-  if (size == size_) return;
-  size_ = size;
-  emulator_guard_->set_max_repeat(size.cols);
-  vterm_set_size(vt_, size.rows, size.cols);
-  mode_tap_.resize(size);
-  changes_.replace();
-  commit_changes();
-}
-
-void Screen::commit_changes() {
-  bool changed = primary_.take_changed();
-  changed = alternate_.take_changed() || changed;
-  if (!changes_.commit(changed, active_->scrolled(), size_.rows)) return;
-  primary_.set_stamp(changes_.next_seq());
-  alternate_.set_stamp(changes_.next_seq());
-}
-
-ScreenChanges Screen::changes_since(std::uint64_t since) const {
-  ScreenChanges out;
-  out.seq = changes_.seq();
-  out.alternate_screen = alternate_screen_;
-  const CellGrid& grid = *active_;
-  int rows = grid.rows();
-  ChangeLog::Redo redo = changes_.since(since, grid.scrolled(), rows);
-  out.full = redo.full;
-  out.scrolled = redo.scrolled;
-  // The rows a shift brings in are blank in the reader's copy: still blank, they go unsaid.
-  int filled = out.full ? rows : rows - static_cast<int>(out.scrolled);
-  for (int row = 0; row < rows; ++row) {
-    if (!out.full && grid.changed_at(row) <= since) continue;
-    std::string line;
-    grid.render(row, false, false, line);
-    if (row >= filled && line.empty()) continue;
-    out.lines.emplace_back(row, std::move(line));
-  }
-  return out;
 }
 
 std::string Screen::take_replies() {
   return std::exchange(replies_, {});
 }
 
-void Screen::on_output(const char* bytes, std::size_t len) {
-  replies_.append(bytes, len);
+void Screen::commit_changes() {
+  modes_.scroll_top = buf().scroll_top;
+  modes_.scroll_bottom = buf().scroll_bottom;
+  bool changed = primary_.grid.take_changed();
+  if (alt_) changed = alt_->grid.take_changed() || changed;
+  if (!changes_.commit(changed, active_->scrolled(), size_.rows)) return;
+  primary_.grid.set_stamp(changes_.next_seq());
+  if (alt_) alt_->grid.set_stamp(changes_.next_seq());
 }
 
-// A scroll of whole rows from the top of the primary screen pushes the rows leaving it
-// to the scrollback first (libvterm's rule, kept exactly: also for a scroll region that
-// starts at the top, and for DL on the first row; not when everything moves out, which
-// libvterm treats as an erase).
-void Screen::on_scroll(VTermRect rect, int downward, int rightward) {
-  if (active_ == &primary_ && downward > 0 && rightward == 0 && rect.start_row == 0 &&
-      rect.start_col == 0 && rect.end_col == primary_.cols() &&
-      downward < std::min(rect.end_row, primary_.rows()))
-    for (int row = 0; row < downward; ++row) push_scrollback(row);
-  active_->scroll(rect, downward, rightward, pen_);
+ScreenChanges Screen::changes_since(std::uint64_t since) const {
+  ScreenChanges out;
+  out.seq = changes_.seq();
+  out.alternate_screen = alternate_screen();
+  const CellGrid& g = *active_;
+  int rows = g.rows();
+  ChangeLog::Redo redo = changes_.since(since, g.scrolled(), rows);
+  out.full = redo.full;
+  out.scrolled = redo.scrolled;
+  // The rows a shift brings in are blank in the reader's copy: still blank, they go unsaid.
+  int filled = out.full ? rows : rows - static_cast<int>(out.scrolled);
+  for (int row = 0; row < rows; ++row) {
+    if (!out.full && g.changed_at(row) <= since) continue;
+    std::string text = line_text(g.line(row));
+    if (row >= filled && text.empty()) continue;
+    out.lines.emplace_back(row, std::move(text));
+  }
+  return out;
 }
 
-// As libvterm 0.1.4's screen layer: fewer rows on the primary screen scroll its
-// content up (into scrollback) as far as the blank rows below the cursor do not
-// absorb it; then both screens keep their top-left cells, new cells take the pen.
-void Screen::on_resize(int rows, int cols, VTermPos* delta) {
-  int old_rows = primary_.rows();
-  int old_cols = primary_.cols();
-  if (active_ == &primary_ && rows < old_rows) {
-    VTermPos cursor{};
-    vterm_state_get_cursorpos(state_, &cursor);
-    int row = old_rows - 1;
-    for (; row >= rows; --row)
-      if (!primary_.is_eol(row, 0) || cursor.row == row) break;
-    int first_blank_row = row + 1;
-    if (first_blank_row > rows) {
-      on_scroll(VTermRect{.start_row = 0, .end_row = old_rows, .start_col = 0, .end_col = old_cols},
-                first_blank_row - rows, 0);
-      delta->row -= first_blank_row - rows;
+CursorState Screen::cursor() const {
+  return CursorState{buf().y, buf().x, !cursor_hidden_};
+}
+
+// --- printing ---------------------------------------------------------------------------
+
+void Screen::print_ascii(std::string_view run) {
+  Buffer& b = buf();
+  CellGrid& g = *active_;
+  const int cols = size_.cols;
+  if (charsets_[static_cast<std::size_t>(gl_)] != 'B' || modes_.insert) {
+    // Mapped or inserted characters take the general path.
+    for (char c : run) {
+      char32_t one = static_cast<unsigned char>(c);
+      print(std::span<const char32_t>(&one, 1));
+    }
+    return;
+  }
+  if (b.x > 0 && b.x <= cols && g.cell(b.y, b.x - 1).width() == 2) g.set(b.y, b.x - 1, 0, pen_);
+  std::size_t i = 0;
+  while (i < run.size()) {
+    if (b.x >= cols) {
+      if (modes_.autowrap) {
+        b.x = 0;
+        ++b.y;
+        if (b.y == b.scroll_bottom + 1) {
+          --b.y;
+          scroll(true);
+        } else {
+          if (b.y >= size_.rows) b.y = size_.rows - 1;
+          g.set_wrapped(b.y, true);
+        }
+      } else {
+        // Without autowrap every further character lands in the last column.
+        b.x = cols - 1;
+        i = run.size() - 1;
+      }
+    }
+    Line& line = g.line(b.y);
+    std::size_t n = std::min(run.size() - i, static_cast<std::size_t>(cols - b.x));
+    bool changed = false;
+    Cell* cell = line.cells.data() + b.x;
+    for (std::size_t k = 0; k < n; ++k) {
+      Cell next{static_cast<unsigned char>(run[i + k]), pen_};
+      if (!(cell[k] == next)) {
+        cell[k] = next;
+        changed = true;
+      }
+    }
+    if (changed) g.touch(b.y);
+    b.x += static_cast<int>(n);
+    i += n;
+  }
+  join_width_ = 1;
+  after_print();
+}
+
+void Screen::print(std::span<const char32_t> run) {
+  if (run.empty()) return;
+  Buffer& b = buf();
+  if (b.x > 0 && b.x <= size_.cols && active_->cell(b.y, b.x - 1).width() == 2)
+    active_->set(b.y, b.x - 1, 0, pen_);
+  Line* row = &active_->line(b.y);
+  for (char32_t code : run) print_code(code, row);
+  after_print();
+}
+
+// A wide character's right half left alone under the cursor is erased (xterm.js does this
+// at the end of each print).
+void Screen::after_print() {
+  Buffer& b = buf();
+  if (b.x < size_.cols) {
+    const Cell& c = active_->cell(b.y, b.x);
+    if (c.width() == 0 && !c.has_content()) active_->set(b.y, b.x, 0, pen_);
+  }
+}
+
+void Screen::print_code(char32_t code, Line*& row) {
+  if (code == 0xAD) return;  // soft hyphen: a hint for layout, never drawn (as xterm.js)
+  if (code < 127) code = map_charset(charsets_[static_cast<std::size_t>(gl_)], code);
+  Buffer& b = buf();
+  CellGrid& g = *active_;
+  const int cols = size_.cols;
+  int width = char_width(code);
+  // Unicode 11's join rule: a zero-width character after a printed one joins its cell and
+  // takes its width; with nothing to join it gets a cell of its own.
+  bool join = width == 0 && join_width_ != 0;
+  int old_width = join ? join_width_ : 0;
+  if (join) width = old_width;
+  join_width_ = width;
+
+  if (b.x + width - old_width > cols) {
+    if (modes_.autowrap) {
+      int old_y = b.y;
+      int old_col = b.x - old_width;
+      // The joined character moves with its mark to the next row.
+      Line moved;
+      if (old_width > 0 && old_col >= 0) {
+        const Line& from = g.line(old_y);
+        for (int c = old_col; c < old_col + old_width && c < cols; ++c)
+          moved.cells.push_back(from.cells[static_cast<std::size_t>(c)]);
+        moved.clusters = from.clusters;
+      }
+      for (int c = std::max(old_col, 0); c < cols; ++c) g.set(old_y, c, 0, pen_);
+      b.x = old_width;
+      ++b.y;
+      if (b.y == b.scroll_bottom + 1) {
+        --b.y;
+        scroll(true);
+      } else {
+        if (b.y >= size_.rows) b.y = size_.rows - 1;
+        g.set_wrapped(b.y, true);
+      }
+      row = &g.line(b.y);
+      if (!moved.cells.empty())
+        g.copy_cells(b.y, 0, moved, 0, static_cast<int>(moved.cells.size()));
+    } else {
+      b.x = cols - 1;
+      if (width == 2) return;  // a wide character that does not fit is dropped
     }
   }
-  primary_.resize(rows, cols, pen_);
-  alternate_.resize(rows, cols, pen_);
-}
 
-// Lines are rendered as they leave (so the scrollback is bounded in bytes, not lines);
-// once the bound is reached, the storage of the line dropped is reused for the new one.
-void Screen::push_scrollback(int row) {
-  scratch_.clear();
-  primary_.render(row, true, reverse_video_, scratch_);
-  std::string line;
-  if (!scrollback_.empty() && scrollback_bytes_ + scratch_.size() + 1 > scrollback_limit_) {
-    line = std::move(scrollback_.front());  // dropped below anyway
-    scrollback_bytes_ -= line.size() + 1;
-    scrollback_.pop_front();
-    ++scrollback_dropped_;
+  if (join && b.x > 0) {
+    int at = b.x - 1;
+    if (at < cols && row->cells[static_cast<std::size_t>(at)].width() == 0 && at > 0) --at;
+    if (at < cols) g.add_to_cell(b.y, at, code, width);
+    return;
   }
-  line.assign(scratch_);
-  scrollback_bytes_ += line.size() + 1;
-  scrollback_.push_back(std::move(line));
-  while (scrollback_bytes_ > scrollback_limit_ && !scrollback_.empty()) {
-    scrollback_bytes_ -= scrollback_.front().size() + 1;
-    scrollback_.pop_front();
-    ++scrollback_dropped_;
+
+  if (modes_.insert && b.x < cols) g.insert_cells(b.y, b.x, width - old_width, pen_);
+  if (b.x < cols) g.set(b.y, b.x, make_content(static_cast<std::uint32_t>(code), width), pen_);
+  ++b.x;
+  for (int w = width; w > 1; --w) {
+    if (b.x < cols) g.set(b.y, b.x, kWideTail, pen_);
+    ++b.x;
   }
 }
 
-void Screen::on_termprop(int prop, const void* raw) {
-  const auto* value = static_cast<const VTermValue*>(raw);
-  switch (static_cast<VTermProp>(prop)) {
-    case VTERM_PROP_CURSORVISIBLE:
-      cursor_visible_ = value->boolean != 0;
+// --- controls ---------------------------------------------------------------------------
+
+void Screen::execute(char32_t code) {
+  join_width_ = 0;
+  switch (code) {
+    case 0x07:  // BEL: nothing on the screen
       break;
-    case VTERM_PROP_CURSORBLINK:
-      cursor_blink_ = value->boolean != 0;
+    case 0x0A:
+    case 0x0B:
+    case 0x0C:
+      line_feed();
       break;
-    case VTERM_PROP_ALTSCREEN: {
-      // libvterm's state erases the alternate screen after this, on entry.
-      bool on = value->boolean != 0;
-      if (on != alternate_screen_) changes_.replace();
-      if (on && !alternate_screen_) primary_cursor_ = cursor();
-      alternate_screen_ = on;
-      active_ = on ? &alternate_ : &primary_;
+    case 0x0D:
+      carriage_return();
       break;
-    }
-    case VTERM_PROP_TITLE:
-      title_ = sanitize_title(value->string);
+    case 0x08:
+      backspace();
       break;
-    case VTERM_PROP_REVERSE:
-      reverse_video_ = value->boolean != 0;
+    case 0x09:
+      tab();
       break;
-    case VTERM_PROP_CURSORSHAPE:
-      cursor_shape_ = value->number;
+    case 0x0E:
+      set_gl(1);
+      break;
+    case 0x0F:
+      set_gl(0);
+      break;
+    case 0x84:  // IND
+      index();
+      break;
+    case 0x85:  // NEL
+      buf().x = 0;
+      index();
+      break;
+    case 0x88:  // HTS
+      if (buf().x < size_.cols) buf().tabs[static_cast<std::size_t>(buf().x)] = true;
       break;
     default:
       break;
   }
 }
 
-void Screen::on_osc(std::string_view command) {
-  // Colour queries: "10;?", "11;?", "12;?". Anything else unknown is ignored.
-  auto answer = [this](std::string_view number, std::string_view colour) {
-    replies_ += "\x1b]";
-    replies_ += number;
-    replies_ += ';';
-    replies_ += colour;
-    replies_ += "\x1b\\";
-  };
-  if (command == "10;?") answer("10", kForegroundReport);
-  if (command == "11;?") answer("11", kBackgroundReport);
-  if (command == "12;?") answer("12", kForegroundReport);
+void Screen::line_feed() {
+  Buffer& b = buf();
+  if (modes_.newline) b.x = 0;
+  ++b.y;
+  if (b.y == b.scroll_bottom + 1) {
+    --b.y;
+    scroll(false);
+  } else if (b.y >= size_.rows) {
+    b.y = size_.rows - 1;
+  } else {
+    active_->set_wrapped(b.y, false);
+  }
+  if (b.x >= size_.cols) --b.x;
 }
 
-CursorState Screen::cursor() const {
-  VTermPos pos{};
-  vterm_state_get_cursorpos(state_, &pos);
-  return CursorState{pos.row, pos.col, cursor_visible_};
+void Screen::index() {
+  Buffer& b = buf();
+  restrict_cursor();
+  ++b.y;
+  if (b.y == b.scroll_bottom + 1) {
+    --b.y;
+    scroll(false);
+  } else if (b.y >= size_.rows) {
+    b.y = size_.rows - 1;
+  }
+  restrict_cursor();
+}
+
+void Screen::reverse_index() {
+  Buffer& b = buf();
+  restrict_cursor();
+  if (b.y == b.scroll_top) {
+    active_->scroll_down(b.scroll_top, b.scroll_bottom, 1, erase_pen());
+  } else {
+    --b.y;
+    restrict_cursor();
+  }
+}
+
+void Screen::backspace() {
+  Buffer& b = buf();
+  if (!modes_.reverse_wraparound) {
+    restrict_cursor();
+    if (b.x > 0) --b.x;
+    return;
+  }
+  restrict_cursor(size_.cols);
+  if (b.x > 0) {
+    --b.x;
+  } else if (b.y > b.scroll_top && b.y <= b.scroll_bottom && active_->line(b.y).wrapped) {
+    active_->set_wrapped(b.y, false);
+    --b.y;
+    b.x = size_.cols - 1;
+    const Cell& c = active_->cell(b.y, b.x);
+    if (c.width() != 0 && !c.has_content()) --b.x;
+  }
+  restrict_cursor();
+}
+
+void Screen::tab() {
+  Buffer& b = buf();
+  if (b.x >= size_.cols) return;
+  int x = b.x;
+  while (++x < size_.cols && !b.tabs[static_cast<std::size_t>(x)]) {
+  }
+  b.x = x >= size_.cols ? size_.cols - 1 : x;
+}
+
+void Screen::restrict_cursor(int max_col) {
+  Buffer& b = buf();
+  if (max_col < 0) max_col = size_.cols - 1;
+  b.x = std::clamp(b.x, 0, max_col);
+  b.y = modes_.origin ? std::clamp(b.y, b.scroll_top, b.scroll_bottom)
+                      : std::clamp(b.y, 0, size_.rows - 1);
+}
+
+void Screen::set_cursor(int x, int y) {
+  Buffer& b = buf();
+  b.x = x;
+  b.y = modes_.origin ? b.scroll_top + y : y;
+  restrict_cursor();
+}
+
+// As xterm.js: the relative move goes through set_cursor, so under origin mode it is
+// offset by the scroll region's top as well (a quirk kept so that server and page agree).
+void Screen::move_cursor(int dx, int dy) {
+  restrict_cursor();
+  set_cursor(buf().x + dx, buf().y + dy);
+}
+
+// One line up within the scroll region; with the region at the top of the primary
+// screen the line leaving goes to the scrollback (also when the region ends above the
+// last row, as in xterm.js).
+void Screen::scroll(bool wrapped) {
+  Buffer& b = buf();
+  if (b.scroll_top == 0 && active_buffer_ == &primary_) {
+    push_scrollback(primary_.grid.line(0));
+    ybase_ = std::min(ybase_ + 1, kPageScrollbackLines);
+  }
+  active_->scroll_up(b.scroll_top, b.scroll_bottom, 1, erase_pen());
+  if (wrapped) active_->set_wrapped(b.scroll_bottom, true);
+}
+
+// Lines are rendered as they leave (so the scrollback is bounded in bytes); once the
+// bound is reached the oldest go.
+void Screen::push_scrollback(const Line& line) {
+  RenderedRow rendered = render_row(line, false);
+  ScrollbackRow row{std::move(rendered.bytes), line.wrapped, rendered.ends_at_margin};
+  scrollback_bytes_ += row.bytes.size() + 1;
+  scrollback_.push_back(std::move(row));
+  trim_scrollback();
+}
+
+void Screen::trim_scrollback() {
+  while (scrollback_bytes_ > scrollback_limit_ && !scrollback_.empty()) {
+    scrollback_bytes_ -= scrollback_.front().bytes.size() + 1;
+    scrollback_.pop_front();
+    ++scrollback_dropped_;
+  }
+}
+
+void Screen::save_cursor() {
+  Buffer& b = buf();
+  SavedCursor& s = active_buffer_ == &primary_ ? primary_.saved : alt_saved_;
+  s.x = b.x;
+  s.y = ybase() + b.y;
+  s.pen = pen_;
+  s.charsets = charsets_;
+  s.gl = gl_;
+  s.origin = modes_.origin;
+  s.autowrap = modes_.autowrap;
+}
+
+void Screen::restore_cursor() {
+  Buffer& b = buf();
+  const SavedCursor& s = active_buffer_ == &primary_ ? primary_.saved : alt_saved_;
+  b.x = s.x;
+  b.y = std::max(s.y - ybase(), 0);
+  std::uint16_t extra = pen_.extra;  // xterm.js keeps the current underline colour and link
+  pen_ = s.pen;
+  pen_.extra = extra;
+  charsets_ = s.charsets;
+  set_gl(s.gl);
+  modes_.origin = s.origin;
+  modes_.autowrap = s.autowrap;
+  restrict_cursor();
+}
+
+void Screen::set_charset(int g, char designator) {
+  charsets_[static_cast<std::size_t>(g)] = designator;
+}
+
+void Screen::set_gl(int g) {
+  gl_ = g;
+}
+
+void Screen::reset_tabs(Buffer& b, int from) {
+  b.tabs.resize(static_cast<std::size_t>(size_.cols), false);
+  if (from == 0) std::fill(b.tabs.begin(), b.tabs.end(), false);
+  // New columns get the default stops, counted on from the last stop before them.
+  int start = from;
+  if (from > 0) {
+    start = from;
+    while (start > 0 && !b.tabs[static_cast<std::size_t>(start)]) --start;
+  }
+  for (int i = start; i < size_.cols; i += 8) b.tabs[static_cast<std::size_t>(i)] = true;
+}
+
+// RIS: a new terminal of the same size (xterm.js recreates its buffers, so the
+// scrollback goes too); the title stays.
+void Screen::full_reset() {
+  parser_.reset();
+  primary_ = Buffer(size_);
+  primary_.grid.set_stamp(changes_.next_seq());
+  alt_.reset();
+  alt_saved_ = SavedCursor{};
+  active_buffer_ = &primary_;
+  active_ = &primary_.grid;
+  modes_ = InputModes{};
+  pen_ = Style{};
+  charsets_ = {'B', 'B', 'B', 'B'};
+  gl_ = 0;
+  join_width_ = 0;
+  ybase_ = 0;
+  cursor_hidden_ = false;
+  cursor_blink_ = false;
+  cursor_shape_ = CursorShape::kDefault;
+  scrollback_.clear();
+  scrollback_bytes_ = 0;
+  extras_.assign(1, StyleExtra{});
+  links_.assign(1, Hyperlink{});
+  changes_.replace();
+}
+
+// DECSTR, as xterm.js's softReset.
+void Screen::soft_reset() {
+  Buffer& b = buf();
+  cursor_hidden_ = false;
+  b.scroll_top = 0;
+  b.scroll_bottom = size_.rows - 1;
+  pen_ = Style{};
+  bool newline = modes_.newline;
+  int mouse = modes_.mouse_tracking;
+  int encoding = modes_.mouse_encoding;
+  bool reverse_video = modes_.reverse_video;
+  modes_ = InputModes{};
+  modes_.newline = newline;
+  modes_.mouse_tracking = mouse;
+  modes_.mouse_encoding = encoding;
+  modes_.reverse_video = reverse_video;
+  cursor_blink_ = false;
+  cursor_shape_ = CursorShape::kDefault;
+  charsets_ = {'B', 'B', 'B', 'B'};
+  gl_ = 0;
+  SavedCursor& s = active_buffer_ == &primary_ ? primary_.saved : alt_saved_;
+  s.x = 0;
+  s.y = ybase();
+  s.pen = Style{};
+  s.charsets = charsets_;
+}
+
+void Screen::esc_dispatch(VtCollect collect, char final_byte) {
+  join_width_ = 0;
+  if (collect == 0) {
+    switch (final_byte) {
+      case '7':
+        save_cursor();
+        return;
+      case '8':
+        restore_cursor();
+        return;
+      case 'D':
+        index();
+        return;
+      case 'E':
+        buf().x = 0;
+        index();
+        return;
+      case 'H':
+        if (buf().x < size_.cols) buf().tabs[static_cast<std::size_t>(buf().x)] = true;
+        return;
+      case 'M':
+        reverse_index();
+        return;
+      case '=':
+        modes_.application_keypad = true;
+        return;
+      case '>':
+        modes_.application_keypad = false;
+        return;
+      case 'c':
+        full_reset();
+        return;
+      case 'n':
+        set_gl(2);
+        return;
+      case 'o':
+      case '|':
+        set_gl(3);
+        return;
+      case '}':
+        set_gl(2);
+        return;
+      case '~':
+        set_gl(1);
+        return;
+      default:
+        return;
+    }
+  }
+  if (collect == '%' && (final_byte == '@' || final_byte == 'G')) {
+    set_gl(0);
+    set_charset(0, 'B');
+    return;
+  }
+  if (collect == '#' && final_byte == '8') {  // DECALN: the screen filled with E
+    set_cursor(0, 0);
+    Buffer& b = buf();
+    for (int row = b.y; row < size_.rows; ++row) {
+      for (int col = 0; col < size_.cols; ++col)
+        active_->set(row, col, make_content('E', 1), Style{kColorDefault, pen_.bg, pen_.flags, 0});
+      active_->set_wrapped(row, false);
+    }
+    set_cursor(0, 0);
+    return;
+  }
+  int g = -1;
+  switch (collect) {
+    case '(':
+      g = 0;
+      break;
+    case ')':
+    case '-':
+      g = 1;
+      break;
+    case '*':
+    case '.':
+      g = 2;
+      break;
+    case '+':
+      g = 3;
+      break;
+    case '/':
+      return;  // 96-character sets: not supported (as xterm.js)
+    default:
+      return;
+  }
+  if (known_charset(final_byte)) set_charset(g, final_byte);
 }
 
 }  // namespace wharf::core

@@ -1,37 +1,37 @@
-// The server's model of one terminal screen, fed every byte a session's program
-// writes. It is what makes reattaching exact: a window that arrives late, or fell
-// behind, gets snapshot() — a byte stream that recreates the screen as it is now
-// (recent scrollback, the primary screen and, when a program uses it, the alternate
-// screen, with colours and attributes, the cursor, the title and the input modes) —
-// instead of a replay of old output.
+// wharf's terminal engine: the server's model of one session's terminal, fed every byte
+// its program writes. It is what makes reattaching exact: a window that arrives late, or
+// fell behind, gets snapshot(), a byte stream that recreates the terminal as it is now
+// (recent scrollback, the primary screen and the alternate one when a program uses it,
+// every cell's look and link, the cursor with its pending wrap, the saved cursors, tab
+// stops, charsets, scroll region, modes and title) instead of a replay of old output.
 //
-// libvterm's state layer parses and interprets the bytes (cursor, pen, modes, what to
-// draw, erase and scroll); the cells themselves live in wharf's own CellGrid (one for
-// each screen), which does what libvterm's screen layer does with them at a fraction of
-// its cost (see cell_grid.hpp). Lines scrolled off the top of the primary screen become
-// scrollback: rendered text with SGR, bounded in bytes.
+// It is held cell by cell to xterm.js, the page's own emulator (same parser table, same
+// widths with the Unicode 11 addon, the same rules for wide characters, combining marks,
+// wrapping and erasing), so that server and page agree on every cell; docs/engine.md
+// lists the few places it knowingly differs and why. Bytes go through VtParser once;
+// plain text runs are written into the row in bulk.
 //
-// Invariants: no I/O; feeding never fails; the scrollback kept here never exceeds its
-// byte bound; replies the emulator owes the program (device attributes, cursor
-// position, mode and colour reports) are collected and handed out once by
-// take_replies(), so a query is answered exactly once however many windows watch.
-// libvterm keeps pointers to this object, so a Screen never moves.
+// Resizing the primary screen reflows it: soft-wrapped lines (on screen and in the
+// scrollback) are rewrapped to the new width and the cursor stays on its character, so
+// no text is lost by a resize. The alternate screen keeps its top-left cells (full-screen
+// programs redraw).
 //
-// Both screens are kept, so a snapshot taken while the alternate screen is on carries
-// the primary screen exactly as the program will find it on leaving.
-// Known limits (libvterm keeps this state private): custom tab stops, the saved cursor
-// (DECSC) and a pending wrap at the right margin are not carried; growing the window does
-// not pull lines back from scrollback. Everything visible is exact.
+// Invariants: no I/O; every input is accepted, in time linear in its length, and memory
+// stays bounded (the scrollback by its byte bound, strings and parameters by the parser's
+// caps, clusters by kMaxClusterLength, links and underline colours by kMaxExtras); replies
+// the terminal owes the program (device attributes, cursor position, mode, status and
+// colour reports) are collected and handed out once by take_replies(), so a query is
+// answered exactly once however many windows watch. The alternate screen is allocated
+// only while a program uses it.
 //
-// Readers that poll the screen as text (read-screen, agents) can ask for only what changed:
-// change_seq() numbers the visible screen's states, and changes_since(seq) gives the rows
-// that changed since a state a previous read saw, after how far the whole screen scrolled
-// up. The number advances when a feed or resize changes cells on show (characters or
-// their attributes; not the cursor, the title or modes), when the alternate screen is
-// switched and on a reset. Rows carry the number of their last change (see cell_grid.hpp),
-// so the cost while feeding is a store per changed row, not a copy of the screen.
+// Readers that poll the screen as text can ask for only what changed: change_seq()
+// numbers the visible screen's states, and changes_since(seq) gives the rows that changed
+// since a state a previous read saw, after how far the whole screen scrolled up. The
+// number advances when a feed or resize changes cells on show, when the alternate screen
+// is switched and on a reset.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -40,21 +40,37 @@
 #include <utility>
 #include <vector>
 
+#include "core/cell.hpp"
 #include "core/cell_grid.hpp"
 #include "core/change_log.hpp"
-#include "core/mode_tap.hpp"
 #include "core/terminal_size.hpp"
-
-struct VTerm;
-struct VTermState;
+#include "core/vt_parser.hpp"
 
 namespace wharf::core {
 
-class EmulatorGuard;
+// Input modes a program sets that change what the terminal sends it, and the modes a
+// snapshot restores.
+struct InputModes {
+  bool application_cursor = false;   // DECCKM
+  bool application_keypad = false;   // DECKPAM / DECNKM
+  bool bracketed_paste = false;      // 2004
+  bool focus_reporting = false;      // 1004
+  int mouse_tracking = 0;            // 0, 9, 1000, 1002 or 1003
+  int mouse_encoding = 0;            // 0, 1006 (SGR) or 1016 (SGR pixels)
+  bool origin = false;               // DECOM
+  bool autowrap = true;              // DECAWM
+  bool insert = false;               // IRM
+  bool newline = false;              // LNM (20): LF also returns the carriage
+  bool reverse_wraparound = false;   // 45
+  bool synchronized_output = false;  // 2026
+  bool reverse_video = false;        // DECSCNM (5); xterm.js does not draw it
+  int scroll_top = 0;                // DECSTBM, 0-based inclusive
+  int scroll_bottom = -1;            // -1 until set: the last row
+};
 
 struct CursorState {
   int row = 0;  // 0-based, on the visible screen
-  int col = 0;
+  int col = 0;  // 0..cols; cols means a character was just written in the last column
   bool visible = true;
 };
 
@@ -72,28 +88,28 @@ struct ScreenText {
 // replaces the rows in `lines`, and has the screen as it is at `seq`.
 struct ScreenChanges {
   std::uint64_t seq = 0;  // the state now; pass it as `since` next time (never 0, never reused)
-  // Every visible row is in `lines`: `since` was 0, unknown (from the future) or too old,
-  // the screen was replaced since (resize, alternate screen switched, reset), or it
-  // scrolled by a screenful or more.
-  bool full = true;
+  bool full = true;       // every visible row is in `lines`
   std::uint64_t scrolled = 0;  // when !full: lines the whole screen moved up, < rows
-  // (row, plain text with trailing blanks trimmed) of the rows that changed, ascending
-  // row. A row may be listed with the text the reader has (its colours changed, or it
-  // was rewritten and erased between reads), never left out when its text differs.
-  std::vector<std::pair<int, std::string>> lines;
+  std::vector<std::pair<int, std::string>> lines;  // (row, plain text), ascending row
   bool alternate_screen = false;
 };
 
 inline constexpr std::size_t kDefaultScrollbackBytes = 1 << 20;
+// The page's scrollback (xterm.js's own count of lines above the screen decides where a
+// saved cursor lands after scrolling, so the engine counts the same way).
+inline constexpr int kPageScrollbackLines = 2000;
+inline constexpr std::size_t kMaxExtras = 4096;
 
-class Screen {
+enum class CursorShape : std::uint8_t { kDefault, kBlock, kUnderline, kBar };
+
+class Screen final : private VtHandler {
  public:
   // `first_seq` numbers the screen's first state (change_seq()): the app starts each
   // screen from the clock, so a `since` kept from an earlier daemon's screen of the same
   // session id is older than this screen and gets a full answer, never a wrong diff.
   explicit Screen(TerminalSize size, std::size_t scrollback_bytes = kDefaultScrollbackBytes,
                   std::uint64_t first_seq = 1);
-  ~Screen();
+  ~Screen() override;
   Screen(const Screen&) = delete;
   Screen& operator=(const Screen&) = delete;
 
@@ -102,74 +118,167 @@ class Screen {
   // Bytes the terminal answers the program with since the last call.
   std::string take_replies();
 
-  // Recreates the current state on a fresh terminal of the same size: at most
-  // `scrollback_lines` lines of scrollback, then the screen, cursor, title and modes.
+  // Recreates the current state on a freshly reset terminal of the same size: at most
+  // `scrollback_lines` lines of scrollback, then both screens, cursor, modes and title.
   std::string snapshot(std::size_t scrollback_lines = SIZE_MAX) const;
   ScreenText text(std::size_t scrollback_lines = 0) const;
-  // The visible screen's state number (see ScreenChanges); starts at 1.
   std::uint64_t change_seq() const { return changes_.seq(); }
   ScreenChanges changes_since(std::uint64_t since) const;
 
   TerminalSize size() const { return size_; }
   CursorState cursor() const;
   const std::string& title() const { return title_; }
-  bool alternate_screen() const { return alternate_screen_; }
-  const InputModes& modes() const { return mode_tap_.modes(); }
+  const std::string& cwd() const { return cwd_; }  // OSC 7, as the program sent it
+  bool alternate_screen() const { return alt_ != nullptr && active_ == &alt_->grid; }
+  const InputModes& modes() const { return modes_; }
+  CursorShape cursor_shape() const { return cursor_shape_; }
+  bool cursor_blink() const { return cursor_blink_; }
   std::size_t scrollback_lines() const { return scrollback_.size(); }
   std::size_t scrollback_bytes() const { return scrollback_bytes_; }
-  // Lines dropped from the front because of the byte bound.
   std::uint64_t scrollback_dropped() const { return scrollback_dropped_; }
-  // Total bytes fed; grows with every feed (a cheap change counter).
   std::uint64_t bytes_fed() const { return bytes_fed_; }
 
-  // The cells on show (the alternate screen's while it is on), and the primary
-  // screen's; for tests that compare them with libvterm's own screen layer.
+  // The cells on show and the primary screen's, with what their styles refer to.
   const CellGrid& grid() const { return *active_; }
-  const CellGrid& primary_grid() const { return primary_; }
+  const CellGrid& primary_grid() const { return primary_.grid; }
+  StyleExtra extra(const Style& style) const { return extras_[style.extra]; }
+  const Hyperlink& link(std::uint32_t index) const { return links_[index]; }
+  // Scrollback rows decoded back into cells (oldest first), for tests and reflow.
+  std::vector<Line> scrollback_cells(std::size_t count) const;
 
  private:
-  friend struct ScreenHooks;  // libvterm's callbacks (screen.cpp)
+  // A saved cursor (DECSC / SCOSC / 1048 / 1049), kept per screen as xterm.js does.
+  struct SavedCursor {
+    int x = 0;
+    int y = 0;  // counted from the top of the scrollback xterm.js would hold (ybase + y)
+    Style pen;
+    std::array<char, 4> charsets{'B', 'B', 'B', 'B'};
+    int gl = 0;
+    bool origin = false;
+    bool autowrap = true;
+  };
+  struct Buffer {
+    explicit Buffer(TerminalSize size);
+    CellGrid grid;
+    int x = 0;
+    int y = 0;
+    int scroll_top = 0;
+    int scroll_bottom = 0;
+    std::vector<bool> tabs;
+    SavedCursor saved;
+  };
+  struct ScrollbackRow {
+    std::string bytes;            // the row drawn from column 1 in the default pen (see render)
+    bool wrapped = false;         // continues the row before it
+    bool ends_at_margin = false;  // drawing it leaves the cursor past the last column
+  };
 
-  std::string render_row(const CellGrid& grid, int row) const;
-  void push_scrollback(int row);  // a primary-screen row about to scroll off the top
-  void on_output(const char* bytes, std::size_t len);
-  void on_termprop(int prop, const void* value);
-  void on_osc(std::string_view command);
-  void on_scroll(VTermRect rect, int downward, int rightward);
-  void on_resize(int rows, int cols, VTermPos* delta);
+  // VtHandler
+  void print_ascii(std::string_view run) override;
+  void print(std::span<const char32_t> run) override;
+  void execute(char32_t code) override;
+  void esc_dispatch(VtCollect collect, char final_byte) override;
+  void csi_dispatch(const VtParams& params, VtCollect collect, char final_byte) override;
+  void osc_end(std::string_view payload, bool complete) override;
+  void dcs_end(const VtParams& params, VtCollect collect, char final_byte, std::string_view payload,
+               bool complete) override;
+  void apc_end() override { join_width_ = 0; }
+
+  // screen.cpp: printing and cursor movement
+  Buffer& buf() { return *active_buffer_; }
+  const Buffer& buf() const { return *active_buffer_; }
+  void print_code(char32_t code, Line*& row);
+  void after_print();
+  void line_feed();
+  void index();
+  void reverse_index();
+  void carriage_return() { buf().x = 0; }
+  void backspace();
+  void tab();
+  void restrict_cursor(int max_col = -1);
+  void set_cursor(int x, int y);
+  void move_cursor(int dx, int dy);
+  void scroll(bool wrapped);  // one line up in the scroll region (into scrollback at top)
+  void push_scrollback(const Line& line);
+  void trim_scrollback();
+  void save_cursor();
+  void restore_cursor();
+  void set_charset(int g, char designator);
+  void set_gl(int g);
+  void full_reset();
+  void soft_reset();
+  void reset_tabs(Buffer& b, int from = 0);
+  Style erase_pen() const { return erase_style(pen_); }
+  int ybase() const { return active_buffer_ == &primary_ ? ybase_ : 0; }
+
+  // screen_csi.cpp: CSI, modes, SGR, OSC, DCS
+  void set_mode(const VtParams& params, bool private_mode, bool on);
+  void set_alternate(bool on, bool save_restore);
+  void report_mode(const VtParams& params, bool private_mode);
+  void erase_in_display(int mode, bool selective);
+  void erase_in_line(int mode, bool selective);
+  void apply_sgr(const VtParams& params);
+  void set_extra(StyleExtra extra);
+  std::uint16_t intern_extra(const StyleExtra& extra);
+  std::uint32_t intern_link(Hyperlink link);
+  void collect_extras();
+  void set_hyperlink(std::string_view data);
+  void reply(std::string_view bytes) { replies_.append(bytes); }
+
+  // screen_snapshot.cpp
+  struct RenderedRow {
+    std::string bytes;
+    bool ends_at_margin = false;
+  };
+  RenderedRow render_row(const Line& line, bool keep_trailing) const;
+  void render_screen(const Buffer& b, std::string& out) const;
+  // Tab stops and saved cursor of a screen; with via_1049 the saved cursor is set by
+  // switching to the alternate screen with 1049.
+  void render_state(const Buffer& b, bool via_1049, std::string& out) const;
+  static std::string line_text(const Line& line);
+
+  // screen_reflow.cpp
+  void reflow_primary(TerminalSize size);
+  // Decodes a rendered row; its underline colours and links are interned into `tables`
+  // (none kept when null).
+  Line decode_row(const std::string& bytes, int cols, Screen* tables) const;
+  Line import_line(const Screen& from, const Line& line);
+
   // Ends a feed or resize: a new state number if anything on show changed.
   void commit_changes();
 
   TerminalSize size_;
   std::size_t scrollback_limit_;
-  VTerm* vt_ = nullptr;
-  VTermState* state_ = nullptr;
-  ModeTap mode_tap_;  // the modes libvterm 0.1.4 follows but does not expose
-  std::unique_ptr<EmulatorGuard> emulator_guard_;  // in front of libvterm (see emulator_guard.hpp)
-  std::vector<std::size_t> alternate_entries_;     // the guard's report, unused (reused storage)
-  CellGrid primary_;
-  CellGrid alternate_;
-  CellGrid* active_ = &primary_;
-  CellPen pen_;  // what putglyph and erase write, as libvterm's state set it
+  VtParser parser_;
+  Buffer primary_;
+  std::unique_ptr<Buffer> alt_;
+  Buffer* active_buffer_ = &primary_;
+  CellGrid* active_ = &primary_.grid;
+  SavedCursor alt_saved_;  // the alternate screen's saved cursor outlives its grid
+  InputModes modes_;
+  Style pen_;
+  std::array<char, 4> charsets_{'B', 'B', 'B', 'B'};
+  int gl_ = 0;
+  int join_width_ = 0;  // width of the last printed cell a combining mark may join (0: none)
+  int ybase_ = 0;       // lines xterm.js would hold above the primary screen
+  bool cursor_hidden_ = false;
+  bool cursor_blink_ = false;
+  CursorShape cursor_shape_ = CursorShape::kDefault;
+  std::string title_;
+  std::string icon_;
+  std::string cwd_;
   std::string replies_;
-  std::deque<std::string> scrollback_;  // rendered lines (UTF-8 + SGR), oldest first
-  std::string scratch_;                 // the line being pushed, rendered
+  std::vector<StyleExtra> extras_{StyleExtra{}};
+  std::vector<Hyperlink> links_{Hyperlink{}};
+  std::deque<ScrollbackRow> scrollback_;
   std::size_t scrollback_bytes_ = 0;
   std::uint64_t scrollback_dropped_ = 0;
   std::uint64_t bytes_fed_ = 0;
-  std::string title_;
-  bool alternate_screen_ = false;
-  bool cursor_visible_ = true;
-  bool cursor_blink_ = true;
-  int cursor_shape_ = 1;
-  bool reverse_video_ = false;
-  CursorState primary_cursor_;  // where the cursor was when the alternate screen came on
-
-  // Change tracking (changes_since): the grids stamp rows with changes_.next_seq().
+  std::vector<char32_t> rep_;  // REP's scratch
   ChangeLog changes_;
 };
 
-// Removes the SGR sequences snapshot lines carry, leaving their text.
+// Removes the escape sequences a rendered row carries, leaving its text.
 std::string strip_sgr(std::string_view rendered);
 
 }  // namespace wharf::core

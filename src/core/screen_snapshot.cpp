@@ -1,141 +1,384 @@
-// Reading a Screen out: snapshot() (the byte stream that recreates it on a fresh
-// terminal) and text() (plain text for programs). Both are const: reading never changes
-// the screen or its state number.
-#include <vterm.h>
-
+// Reading the engine out: snapshot() (the byte stream that recreates it on a freshly
+// reset terminal, the page's xterm.js or another Screen) and text() (plain text for
+// programs). Both are const: reading never changes the screen or its state number.
+//
+// Rows are drawn as a program would draw them: text in its style and link, a run of
+// erased cells by ECH (which leaves exactly the erased cells' background) and a forward
+// move, a lone mark after an absolute column move (so that it does not join the cell
+// before it). Rows that continue the row above are reached by wrapping from it, so the
+// receiving terminal marks them wrapped too and reflows them as the engine does.
 #include <algorithm>
 #include <string>
 
-#include "core/cell_render.hpp"
 #include "core/screen.hpp"
+#include "core/utf8.hpp"
 
 namespace wharf::core {
+namespace {
 
-using cell_render::append_sgr;
-using cell_render::default_pen;
-using cell_render::is_default_pen;
-using cell_render::Pen;
+void append_number(std::string& out, long n) {
+  out += std::to_string(n);
+}
 
-// The grid keeps cells as written: DECSCNM (reverse video) is carried as a mode, not by
-// flipping every cell.
-std::string Screen::render_row(const CellGrid& grid, int row) const {
-  std::string out;
-  grid.render(row, true, false, out);
+void csi(std::string& out, long n, char final_byte) {
+  out += "\x1b[";
+  append_number(out, n);
+  out += final_byte;
+}
+
+void cup(std::string& out, int row, int col) {
+  out += "\x1b[";
+  append_number(out, row + 1);
+  out += ';';
+  append_number(out, col + 1);
+  out += 'H';
+}
+
+void append_color(std::string& out, std::uint32_t color, int base) {
+  std::uint32_t mode = color & kColorModeMask;
+  std::uint32_t value = color & kColorValueMask;
+  if (mode == kColorDefault) return;
+  out += ';';
+  if (mode == kColorPalette16) {
+    append_number(out, value < 8 ? base + static_cast<long>(value)
+                                 : base + 60 + static_cast<long>(value) - 8);
+  } else if (mode == kColorPalette256) {
+    append_number(out, base + 8);
+    out += ";5;";
+    append_number(out, value);
+  } else {
+    append_number(out, base + 8);
+    out += ";2;";
+    append_number(out, (value >> 16) & 0xFF);
+    out += ';';
+    append_number(out, (value >> 8) & 0xFF);
+    out += ';';
+    append_number(out, value & 0xFF);
+  }
+}
+
+void append_link(std::string& out, const Hyperlink& link) {
+  out += "\x1b]8;";
+  if (!link.id.empty()) {
+    out += "id=";
+    out += link.id;
+  }
+  out += ';';
+  out += link.uri;
+  out += "\x1b\\";
+}
+
+}  // namespace
+
+// Draws the look of `style` from scratch (SGR 0 first) plus its link and protection, as a
+// change from `current`.
+struct StyleWriter {
+  const Screen& screen;
+  const std::vector<StyleExtra>& extras;
+  const std::vector<Hyperlink>& links;
+  Style current{};
+
+  void to(const Style& style, std::string& out) {
+    if (style == current) return;
+    StyleExtra was = extras[current.extra];
+    StyleExtra now = extras[style.extra];
+    bool look = style.fg != current.fg || style.bg != current.bg ||
+                (style.flags & ~kProtected) != (current.flags & ~kProtected) ||
+                now.underline_color != was.underline_color;
+    if (look) {
+      out += "\x1b[0";
+      std::uint16_t f = style.flags;
+      if ((f & kBold) != 0) out += ";1";
+      if ((f & kFaint) != 0) out += ";2";
+      if ((f & kItalic) != 0) out += ";3";
+      int underline = underline_style(f);
+      if (underline == 1) out += ";4";
+      if (underline > 1) {
+        out += ";4:";
+        append_number(out, underline);
+      }
+      if ((f & kBlink) != 0) out += ";5";
+      if ((f & kInverse) != 0) out += ";7";
+      if ((f & kInvisible) != 0) out += ";8";
+      if ((f & kStrike) != 0) out += ";9";
+      if ((f & kOverline) != 0) out += ";53";
+      append_color(out, style.fg, 30);
+      append_color(out, style.bg, 40);
+      append_color(out, now.underline_color, 50);
+      out += 'm';
+    }
+    if ((style.flags & kProtected) != (current.flags & kProtected))
+      out += (style.flags & kProtected) != 0 ? "\x1b[1\"q" : "\x1b[0\"q";
+    if (now.link != was.link) append_link(out, links[now.link]);
+    current = style;
+  }
+};
+
+Screen::RenderedRow Screen::render_row(const Line& line, bool keep_trailing) const {
+  RenderedRow out;
+  const int cols = static_cast<int>(line.cells.size());
+  int end = cols;
+  if (!keep_trailing)
+    while (end > 0 && line.cells[static_cast<std::size_t>(end - 1)] == Cell{}) --end;
+  StyleWriter writer{*this, extras_, links_};
+  std::string& bytes = out.bytes;
+  std::u32string chars;
+  int col = 0;
+  bool at_margin = false;
+  while (col < end) {
+    const Cell& c = line.cells[static_cast<std::size_t>(col)];
+    if (!c.has_content()) {
+      // A run of erased cells (or a right half left without its left half).
+      int run = 1;
+      bool styled = c.width() != 0 && !(c.style == Style{});
+      while (col + run < end) {
+        const Cell& next = line.cells[static_cast<std::size_t>(col + run)];
+        if (next.has_content() || !(next.style.bg == c.style.bg) ||
+            (next.width() != 0 && !(next.style == Style{})) != styled)
+          break;
+        ++run;
+      }
+      if (styled) {
+        writer.to(erase_style(c.style), bytes);
+        csi(bytes, run, 'X');
+      }
+      if (col + run < cols) csi(bytes, run, 'C');
+      col += run;
+      at_margin = false;
+      continue;
+    }
+    writer.to(c.style, bytes);
+    if (c.width() == 0) csi(bytes, col + 1, 'G');  // a lone mark must not join its neighbour
+    chars.clear();
+    CellGrid::chars(line, c, chars);
+    for (char32_t cp : chars) append_utf8(bytes, static_cast<std::uint32_t>(cp));
+    int width = std::max(c.width(), 1);
+    col += width;
+    at_margin = col >= cols;
+  }
+  writer.to(Style{}, bytes);
+  out.ends_at_margin = at_margin;
   return out;
 }
 
-std::string Screen::snapshot(std::size_t scrollback_lines) const {
+std::string Screen::line_text(const Line& line) {
+  std::u32string chars;
   std::string out;
-  auto csi = [&out](std::string_view body) {
-    out += "\x1b[";
-    out += body;
-  };
-  out += "\x1b[0m";
-  // Scrollback: printed from the top and pushed off the screen by newlines, so that it
-  // lands in the receiving terminal's own scrollback in order.
-  std::size_t count = std::min(scrollback_lines, scrollback_.size());
-  if (count > 0) {
-    for (auto it = scrollback_.end() - static_cast<std::ptrdiff_t>(count); it != scrollback_.end();
-         ++it) {
-      out += *it;
+  for (const Cell& c : line.cells) {
+    if (!c.has_content()) {
+      if (c.width() != 0) out += ' ';
+      continue;
+    }
+    chars.clear();
+    CellGrid::chars(line, c, chars);
+    for (char32_t cp : chars) append_utf8(out, static_cast<std::uint32_t>(cp));
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+// The rows of one screen from where the cursor is (column 1 of a fresh row), each row
+// that continues the one above reached by wrapping.
+void Screen::render_screen(const Buffer& b, std::string& out) const {
+  const int rows = b.grid.rows();
+  const int cols = b.grid.cols();
+  std::vector<std::pair<int, Style>> fixups;  // cells drawn as spaces only to reach the margin
+  for (int row = 0; row < rows; ++row) {
+    const Line& line = b.grid.line(row);
+    bool next_wrapped = row + 1 < rows && b.grid.line(row + 1).wrapped;
+    RenderedRow r = render_row(line, next_wrapped);
+    out += r.bytes;
+    if (row + 1 == rows) break;
+    if (next_wrapped) {
+      if (!r.ends_at_margin) {
+        csi(out, cols, 'G');
+        out += ' ';
+        fixups.emplace_back(row, erase_style(line.cells.back().style));
+      }
+    } else {
       out += "\r\n";
     }
-    for (int i = 1; i < size_.rows; ++i) out += "\r\n";
   }
-  if (alternate_screen_) {
-    // The primary screen, and the cursor it had when the program switched away, so that
-    // both come back when the program leaves the alternate screen (1049 restores the
-    // cursor it saves here).
-    csi("H");
-    for (int row = 0; row < size_.rows; ++row) {
-      std::string line = render_row(primary_, row);
-      if (line.empty()) continue;
-      csi(std::to_string(row + 1) + ";1H");
-      out += line;
+  for (const auto& [row, style] : fixups) {
+    StyleWriter writer{*this, extras_, links_};
+    cup(out, row, cols - 1);
+    writer.to(style, out);
+    out += "\x1b[X";
+    writer.to(Style{}, out);
+  }
+}
+
+// Tab stops, scroll region and saved cursor of a screen, drawn while it is active.
+void Screen::render_state(const Buffer& b, bool via_1049, std::string& out) const {
+  const int cols = b.grid.cols();
+  bool default_tabs = true;
+  for (int i = 0; i < cols; ++i)
+    if (b.tabs[static_cast<std::size_t>(i)] != (i % 8 == 0)) default_tabs = false;
+  if (!default_tabs) {
+    out += "\x1b[3g";
+    for (int i = 0; i < cols; ++i) {
+      if (!b.tabs[static_cast<std::size_t>(i)]) continue;
+      cup(out, 0, i);
+      out += "\x1bH";
     }
-    csi(std::to_string(primary_cursor_.row + 1) + ";" + std::to_string(primary_cursor_.col + 1) +
-        "H");
-    csi("?1049h");
   }
-  csi("H");
-  for (int row = 0; row < size_.rows; ++row) {
-    std::string line = render_row(*active_, row);
-    if (line.empty()) continue;
-    csi(std::to_string(row + 1) + ";1H");
-    out += line;
+  const SavedCursor& s = &b == &primary_ ? primary_.saved : alt_saved_;
+  const SavedCursor fresh{};
+  bool saved_default = s.x == fresh.x && s.y == fresh.y && s.pen == fresh.pen &&
+                       s.charsets == fresh.charsets && s.gl == fresh.gl &&
+                       s.origin == fresh.origin && s.autowrap == fresh.autowrap;
+  if (!saved_default || via_1049) {
+    int base = &b == &primary_ ? ybase_ : 0;
+    cup(out, std::clamp(s.y - base, 0, b.grid.rows() - 1), std::min(s.x, cols - 1));
+    StyleWriter writer{*this, extras_, links_};
+    writer.to(s.pen, out);
+    static constexpr char kDesignate[] = {'(', ')', '*', '+'};
+    for (std::size_t g = 0; g < 4; ++g) {
+      if (s.charsets[g] == 'B') continue;
+      out += '\x1b';
+      out += kDesignate[g];
+      out += s.charsets[g];
+    }
+    if (s.gl == 1) out += '\x0e';
+    if (s.gl == 2) out += "\x1bn";
+    if (s.gl == 3) out += "\x1bo";
+    if (s.origin) out += "\x1b[?6h";
+    if (!s.autowrap) out += "\x1b[?7l";
+    // Switching with 1049 saves the cursor in the slot every terminal restores it from on
+    // leaving (xterm.js and xterm: DECSC's; tmux: the alternate screen's own).
+    out += via_1049 ? std::string_view("\x1b[?1049h") : std::string_view("\x1b\x37");
+    // Back to the plain state the rest of the snapshot draws in.
+    writer.to(Style{}, out);
+    if (s.origin) out += "\x1b[?6l";
+    if (!s.autowrap) out += "\x1b[?7h";
+    if (s.gl != 0) out += '\x0f';
+    for (std::size_t g = 0; g < 4; ++g) {
+      if (s.charsets[g] == 'B') continue;
+      out += '\x1b';
+      out += kDesignate[g];
+      out += 'B';
+    }
+  }
+  if (via_1049) out += "\x1b[0m\x1b[2J\x1b[H";  // the switch filled it with the saved pen
+}
+
+std::string Screen::snapshot(std::size_t scrollback_lines) const {
+  std::string out = "\x1b[0m";
+  const int cols = size_.cols;
+  // The primary screen: scrollback rows, then the screen, as one stream pushed up by the
+  // rows after it, so that the scrollback lands in the receiving terminal's own.
+  std::size_t count = std::min(scrollback_lines, scrollback_.size());
+  for (std::size_t i = scrollback_.size() - count; i < scrollback_.size(); ++i) {
+    const ScrollbackRow& row = scrollback_[i];
+    out += row.bytes;
+    bool next_wrapped =
+        i + 1 < scrollback_.size() ? scrollback_[i + 1].wrapped : primary_.grid.line(0).wrapped;
+    if (next_wrapped) {
+      if (!row.ends_at_margin) {
+        csi(out, cols, 'G');
+        out += ' ';
+      }
+    } else {
+      out += "\r\n";
+    }
+  }
+  render_screen(primary_, out);
+  // With the alternate screen on, the primary's saved cursor goes in with the switch.
+  render_state(primary_, alternate_screen(), out);
+
+  const Buffer& b = buf();
+  if (alternate_screen()) {
+    render_screen(*alt_, out);
+    render_state(*alt_, false, out);
   }
 
-  // Modes, then the cursor (DECSTBM and DECOM move it), then the pen.
-  const InputModes& m = mode_tap_.modes();
-  if (m.scroll_top != 0 || m.scroll_bottom != -1) {
-    int bottom = m.scroll_bottom == -1 ? size_.rows : m.scroll_bottom;
-    csi(std::to_string(m.scroll_top + 1) + ";" + std::to_string(bottom) + "r");
+  if (b.scroll_top != 0 || b.scroll_bottom != size_.rows - 1) {
+    out += "\x1b[";
+    append_number(out, b.scroll_top + 1);
+    out += ';';
+    append_number(out, b.scroll_bottom + 1);
+    out += 'r';
   }
-  if (m.origin) csi("?6h");
-  if (!m.autowrap) csi("?7l");
-  if (m.insert) csi("4h");
-  if (m.application_cursor) csi("?1h");
-  if (m.application_keypad) out += "\x1b=";
-  if (m.mouse_tracking != 0) csi("?" + std::to_string(m.mouse_tracking) + "h");
-  if (m.mouse_encoding != 0) csi("?" + std::to_string(m.mouse_encoding) + "h");
-  if (m.focus_reporting) csi("?1004h");
-  if (m.bracketed_paste) csi("?2004h");
-  if (reverse_video_) csi("?5h");
+  if (modes_.origin) out += "\x1b[?6h";
+  // The cursor, with its pending wrap: the last cell of its row is drawn again so that
+  // the receiving terminal stands past the margin too.
+  int row = modes_.origin ? b.y - b.scroll_top : b.y;
+  if (b.x >= cols) {
+    const Line& line = b.grid.line(b.y);
+    int col = cols - 1;
+    if (col > 0 && line.cells[static_cast<std::size_t>(col)].width() == 0 &&
+        !line.cells[static_cast<std::size_t>(col)].has_content() &&
+        line.cells[static_cast<std::size_t>(col - 1)].width() == 2)
+      --col;
+    cup(out, row, col);
+    const Cell& c = line.cells[static_cast<std::size_t>(col)];
+    StyleWriter writer{*this, extras_, links_};
+    std::u32string chars;
+    CellGrid::chars(line, c, chars);
+    if (chars.empty()) {
+      writer.to(erase_style(c.style), out);
+      out += ' ';
+    } else {
+      writer.to(c.style, out);
+      for (char32_t cp : chars) append_utf8(out, static_cast<std::uint32_t>(cp));
+    }
+    writer.to(Style{}, out);
+  } else {
+    cup(out, row, b.x);
+  }
+  if (!modes_.autowrap) out += "\x1b[?7l";
+  if (modes_.insert) out += "\x1b[4h";
+  if (modes_.newline) out += "\x1b[20h";
+  StyleWriter writer{*this, extras_, links_};
+  writer.to(pen_, out);
+  static constexpr char kDesignate[] = {'(', ')', '*', '+'};
+  for (std::size_t g = 0; g < 4; ++g) {
+    if (charsets_[g] == 'B') continue;
+    out += '\x1b';
+    out += kDesignate[g];
+    out += charsets_[g];
+  }
+  if (gl_ == 1) out += '\x0e';
+  if (gl_ == 2) out += "\x1bn";
+  if (gl_ == 3) out += "\x1bo";
+  if (modes_.application_cursor) out += "\x1b[?1h";
+  if (modes_.application_keypad) out += "\x1b[?66h";
+  if (modes_.reverse_video) out += "\x1b[?5h";
+  if (modes_.reverse_wraparound) out += "\x1b[?45h";
+  for (int mode : {modes_.mouse_tracking, modes_.mouse_encoding}) {
+    if (mode == 0) continue;
+    out += "\x1b[?";
+    append_number(out, mode);
+    out += 'h';
+  }
+  if (modes_.focus_reporting) out += "\x1b[?1004h";
+  if (modes_.bracketed_paste) out += "\x1b[?2004h";
+  if (cursor_hidden_) out += "\x1b[?25l";
+  if (cursor_shape_ != CursorShape::kDefault) {
+    int style = cursor_shape_ == CursorShape::kBlock       ? 2
+                : cursor_shape_ == CursorShape::kUnderline ? 4
+                                                           : 6;
+    csi(out, style - (cursor_blink_ ? 1 : 0), ' ');
+    out += 'q';
+  }
   if (!title_.empty()) {
     out += "\x1b]2;";
     out += title_;
     out += "\x1b\\";
   }
-  // DECSCUSR: 1/2 block, 3/4 underline, 5/6 bar; odd numbers blink.
-  int shape = cursor_shape_ == VTERM_PROP_CURSORSHAPE_UNDERLINE  ? 3
-              : cursor_shape_ == VTERM_PROP_CURSORSHAPE_BAR_LEFT ? 5
-                                                                 : 1;
-  if (!cursor_blink_) ++shape;
-  if (shape != 1) csi(std::to_string(shape) + " q");
-
-  CursorState cur = cursor();
-  int row = cur.row;
-  if (m.origin) row -= m.scroll_top;
-  csi(std::to_string(row + 1) + ";" + std::to_string(cur.col + 1) + "H");
-  if (!cur.visible) csi("?25l");
-
-  Pen pen = default_pen();
-  VTermValue value{};
-  vterm_state_get_penattr(state_, VTERM_ATTR_BOLD, &value);
-  pen.attrs.bold = value.boolean ? 1 : 0;
-  vterm_state_get_penattr(state_, VTERM_ATTR_UNDERLINE, &value);
-  pen.attrs.underline = static_cast<unsigned>(value.number) & 3u;
-  vterm_state_get_penattr(state_, VTERM_ATTR_ITALIC, &value);
-  pen.attrs.italic = value.boolean ? 1 : 0;
-  vterm_state_get_penattr(state_, VTERM_ATTR_BLINK, &value);
-  pen.attrs.blink = value.boolean ? 1 : 0;
-  vterm_state_get_penattr(state_, VTERM_ATTR_REVERSE, &value);
-  pen.attrs.reverse = value.boolean ? 1 : 0;
-  vterm_state_get_penattr(state_, VTERM_ATTR_STRIKE, &value);
-  pen.attrs.strike = value.boolean ? 1 : 0;
-  vterm_state_get_penattr(state_, VTERM_ATTR_FOREGROUND, &value);
-  pen.fg = value.color;
-  vterm_state_get_penattr(state_, VTERM_ATTR_BACKGROUND, &value);
-  pen.bg = value.color;
-  if (!is_default_pen(pen)) append_sgr(out, pen);
+  if (modes_.synchronized_output) out += "\x1b[?2026h";
   return out;
 }
 
 ScreenText Screen::text(std::size_t scrollback_lines) const {
   ScreenText out;
-  std::size_t count = std::min(scrollback_lines, scrollback_.size());
-  for (auto it = scrollback_.end() - static_cast<std::ptrdiff_t>(count); it != scrollback_.end();
-       ++it)
-    out.scrollback.push_back(strip_sgr(*it));
-  for (int row = 0; row < size_.rows; ++row) {
-    std::string line;
-    active_->render(row, false, false, line);
-    out.lines.push_back(std::move(line));
-  }
+  for (const Line& line : scrollback_cells(scrollback_lines))
+    out.scrollback.push_back(line_text(line));
+  for (int row = 0; row < size_.rows; ++row) out.lines.push_back(line_text(active_->line(row)));
   out.cursor = cursor();
   out.size = size_;
   out.title = title_;
-  out.alternate_screen = alternate_screen_;
+  out.alternate_screen = alternate_screen();
   return out;
 }
 

@@ -45,13 +45,6 @@ std::vector<Fixture> fixtures() {
   return out;
 }
 
-// State libvterm 0.1.4 keeps but does not let a snapshot read back (custom tab stops,
-// the saved cursor, the pending-wrap flag);
-// documented in screen.hpp. The probes of these fixtures exercise exactly that state.
-bool known_unrestorable(const std::string& name) {
-  return name == "tabstops-custom" || name == "cursor-save-restore" || name == "autowrap";
-}
-
 void expect_same(const Screen& a, const Screen& b, const std::string& when) {
   EXPECT_EQ(b.snapshot(), a.snapshot()) << when;
   ScreenText ta = a.text(SIZE_MAX);
@@ -76,7 +69,6 @@ TEST_P(ScreenFixture, SnapshotRoundTripIsExact) {
   replica.feed(original.snapshot());
   expect_same(original, replica, f.name + " after the snapshot");
   if (!f.probe.empty()) {
-    if (known_unrestorable(f.name)) GTEST_SKIP() << f.name << ": libvterm 0.1.4 limit";
     original.feed(f.probe);
     replica.feed(f.probe);
     expect_same(original, replica, f.name + " after the probe");

@@ -123,7 +123,7 @@ TEST(Screen, ModesSurviveSequencesSplitAcrossFeeds) {
   for (char c : seq) screen.feed(std::string_view(&c, 1));
   EXPECT_TRUE(screen.modes().bracketed_paste);
   EXPECT_EQ(screen.modes().scroll_top, 4);
-  EXPECT_EQ(screen.modes().scroll_bottom, 9);
+  EXPECT_EQ(screen.modes().scroll_bottom, 8);  // rows 5..9, 0-based inclusive
 }
 
 TEST(Screen, AnswersTerminalQueriesOnce) {
