@@ -14,7 +14,7 @@ APT_PACKAGES := build-essential cmake ninja-build ccache pkg-config git ca-certi
 
 SOURCES := $(shell find src tests bench -name '*.cpp' -o -name '*.hpp' 2>/dev/null)
 
-.PHONY: deps apt-deps npm-deps agents build serve check test asan fuzz format format-check clean
+.PHONY: deps apt-deps npm-deps agents build release serve check test asan fuzz format format-check clean
 
 deps: apt-deps npm-deps
 
@@ -57,8 +57,14 @@ build: deps
 	cmake --preset dev >/dev/null
 	cmake --build --preset dev -j $(JOBS)
 
-serve: build
-	./build/wharf serve
+# What users run is the optimised build (the Debug one is about half as fast); only the
+# daemon and its page are built there.
+release: deps
+	cmake --preset release >/dev/null
+	cmake --build --preset release -j $(JOBS) --target wharf
+
+serve: release
+	./build-release/wharf serve
 
 test: build agents
 	ctest --preset dev --parallel $(JOBS)
