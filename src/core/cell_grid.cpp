@@ -1,6 +1,7 @@
 #include "core/cell_grid.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 
 namespace wharf::core {
@@ -50,8 +51,12 @@ void CellGrid::compact(Line& l) {
 }
 
 void CellGrid::blank(Line& l, const Style& fill) {
-  const Cell erased{0, fill};
-  std::fill(l.cells.begin(), l.cells.end(), erased);
+  if (fill == Style{}) {
+    // The all-zero cell: a fill the compiler may not see as one.
+    std::memset(static_cast<void*>(l.cells.data()), 0, l.cells.size() * sizeof(Cell));
+  } else {
+    std::fill(l.cells.begin(), l.cells.end(), Cell{0, fill});
+  }
   l.clusters.clear();
   l.wrapped = false;
 }

@@ -409,8 +409,17 @@ void Screen::scroll(bool wrapped) {
 // Lines are rendered as they leave (so the scrollback is bounded in bytes); once the
 // bound is reached the oldest go.
 void Screen::push_scrollback(const Line& line) {
-  RenderedRow rendered = render_row(line, false);
-  ScrollbackRow row{std::move(rendered.bytes), line.wrapped, rendered.ends_at_margin};
+  ScrollbackRow row;
+  if (!scrollback_.empty() && scrollback_bytes_ + 1 + line.cells.size() > scrollback_limit_) {
+    // Full: the oldest row goes anyway, and its storage takes the new one.
+    row.bytes = std::move(scrollback_.front().bytes);
+    scrollback_bytes_ -= row.bytes.size() + 1;
+    scrollback_.pop_front();
+    ++scrollback_dropped_;
+    row.bytes.clear();
+  }
+  row.ends_at_margin = render_row(line, false, row.bytes);
+  row.wrapped = line.wrapped;
   scrollback_bytes_ += row.bytes.size() + 1;
   scrollback_.push_back(std::move(row));
   trim_scrollback();

@@ -226,11 +226,9 @@ class Screen final : private VtHandler {
   void reply(std::string_view bytes) { replies_.append(bytes); }
 
   // screen_snapshot.cpp
-  struct RenderedRow {
-    std::string bytes;
-    bool ends_at_margin = false;
-  };
-  RenderedRow render_row(const Line& line, bool keep_trailing) const;
+  // Appends the bytes that draw `line` from its first column in the default pen to
+  // `bytes`; returns whether drawing it leaves the cursor past the last column.
+  bool render_row(const Line& line, bool keep_trailing, std::string& bytes) const;
   void render_screen(const Buffer& b, std::string& out) const;
   // Tab stops and saved cursor of a screen; with via_1049 the saved cursor is set by
   // switching to the alternate screen with 1049.

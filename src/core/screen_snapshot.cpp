@@ -8,6 +8,7 @@
 // before it). Rows that continue the row above are reached by wrapping from it, so the
 // receiving terminal marks them wrapped too and reflows them as the engine does.
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "core/screen.hpp"
@@ -114,36 +115,64 @@ struct StyleWriter {
   }
 };
 
-Screen::RenderedRow Screen::render_row(const Line& line, bool keep_trailing) const {
-  RenderedRow out;
+bool Screen::render_row(const Line& line, bool keep_trailing, std::string& bytes) const {
   const int cols = static_cast<int>(line.cells.size());
+  const Cell* cells = line.cells.data();
   int end = cols;
-  if (!keep_trailing)
-    while (end > 0 && line.cells[static_cast<std::size_t>(end - 1)] == Cell{}) --end;
+  if (!keep_trailing) {
+    // Erased cells are all zero: test them eight bytes at a time.
+    auto erased = [&](int col) {
+      std::uint64_t half[2];
+      std::memcpy(half, &cells[col], sizeof half);
+      return (half[0] | half[1]) == 0;
+    };
+    while (end > 0 && erased(end - 1)) --end;
+  }
   StyleWriter writer{*this, extras_, links_};
-  std::string& bytes = out.bytes;
   std::u32string chars;
+  // Printable ASCII in one style, the common case, is gathered and appended at once.
+  char run[256];
+  std::size_t run_length = 0;
+  auto flush = [&] {
+    bytes.append(run, run_length);
+    run_length = 0;
+  };
   int col = 0;
   bool at_margin = false;
   while (col < end) {
-    const Cell& c = line.cells[static_cast<std::size_t>(col)];
+    const Cell& c = cells[col];
+    if (c.content - 0x20u < 0x5Fu) {  // printable ASCII of width 1 (no cluster, no width bits)
+      if (!(c.style == writer.current)) {
+        flush();
+        writer.to(c.style, bytes);
+      }
+      const Style style = c.style;
+      do {
+        run[run_length++] = static_cast<char>(cells[col].content);
+        if (run_length == sizeof run) flush();
+        ++col;
+      } while (col < end && cells[col].content - 0x20u < 0x5Fu && cells[col].style == style);
+      at_margin = col >= cols;
+      continue;
+    }
+    flush();
     if (!c.has_content()) {
       // A run of erased cells (or a right half left without its left half).
-      int run = 1;
+      int count = 1;
       bool styled = c.width() != 0 && !(c.style == Style{});
-      while (col + run < end) {
-        const Cell& next = line.cells[static_cast<std::size_t>(col + run)];
+      while (col + count < end) {
+        const Cell& next = cells[col + count];
         if (next.has_content() || !(next.style.bg == c.style.bg) ||
             (next.width() != 0 && !(next.style == Style{})) != styled)
           break;
-        ++run;
+        ++count;
       }
       if (styled) {
         writer.to(erase_style(c.style), bytes);
-        csi(bytes, run, 'X');
+        csi(bytes, count, 'X');
       }
-      if (col + run < cols) csi(bytes, run, 'C');
-      col += run;
+      if (col + count < cols) csi(bytes, count, 'C');
+      col += count;
       at_margin = false;
       continue;
     }
@@ -152,13 +181,12 @@ Screen::RenderedRow Screen::render_row(const Line& line, bool keep_trailing) con
     chars.clear();
     CellGrid::chars(line, c, chars);
     for (char32_t cp : chars) append_utf8(bytes, static_cast<std::uint32_t>(cp));
-    int width = std::max(c.width(), 1);
-    col += width;
+    col += std::max(c.width(), 1);
     at_margin = col >= cols;
   }
+  flush();
   writer.to(Style{}, bytes);
-  out.ends_at_margin = at_margin;
-  return out;
+  return at_margin;
 }
 
 std::string Screen::line_text(const Line& line) {
@@ -186,11 +214,10 @@ void Screen::render_screen(const Buffer& b, std::string& out) const {
   for (int row = 0; row < rows; ++row) {
     const Line& line = b.grid.line(row);
     bool next_wrapped = row + 1 < rows && b.grid.line(row + 1).wrapped;
-    RenderedRow r = render_row(line, next_wrapped);
-    out += r.bytes;
+    bool at_margin = render_row(line, next_wrapped, out);
     if (row + 1 == rows) break;
     if (next_wrapped) {
-      if (!r.ends_at_margin) {
+      if (!at_margin) {
         csi(out, cols, 'G');
         out += ' ';
         fixups.emplace_back(row, erase_style(line.cells.back().style));
