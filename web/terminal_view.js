@@ -43,6 +43,9 @@ export function createTerminalView(container) {
     fontSize: 14,
     theme,
     linkHandler, // OSC 8 links: see links.js
+    // Rewrap the cursor's line on a resize too, as the daemon's engine does (docs/engine.md),
+    // so that a reload after a resize shows the screen the window already showed.
+    reflowCursorLine: true,
   });
   const fit = new FitAddon();
   term.loadAddon(fit);

@@ -86,6 +86,7 @@ void Screen::feed(std::string_view bytes) {
   if (bytes.empty()) return;
   bytes_fed_ += bytes.size();
   parser_.feed(bytes);
+  end_text();  // xterm.js ends its print at the end of each write
   commit_changes();
 }
 
@@ -133,7 +134,7 @@ void Screen::print_ascii(std::string_view run) {
   Buffer& b = buf();
   CellGrid& g = *active_;
   const int cols = size_.cols;
-  if (charsets_[static_cast<std::size_t>(gl_)] != 'B' || modes_.insert) {
+  if (active_charset_ != 'B' || modes_.insert) {
     // Mapped or inserted characters take the general path.
     for (char c : run) {
       char32_t one = static_cast<unsigned char>(c);
@@ -141,7 +142,7 @@ void Screen::print_ascii(std::string_view run) {
     }
     return;
   }
-  if (b.x > 0 && b.x <= cols && g.cell(b.y, b.x - 1).width() == 2) g.set(b.y, b.x - 1, 0, pen_);
+  begin_text();
   std::size_t i = 0;
   while (i < run.size()) {
     if (b.x >= cols) {
@@ -177,22 +178,30 @@ void Screen::print_ascii(std::string_view run) {
     i += n;
   }
   join_width_ = 1;
-  after_print();
 }
 
 void Screen::print(std::span<const char32_t> run) {
   if (run.empty()) return;
+  begin_text();
+  Line* row = &active_->line(buf().y);
+  for (char32_t code : run) print_code(code, row);
+}
+
+// xterm.js repairs wide characters around a run of text it prints: before it, the left
+// half of a wide character whose right half the cursor stands on is erased; after it, a
+// right half left alone under the cursor. A run is everything printed between two other
+// actions (the parser hands text over in pieces; the repairs must not fire between them).
+void Screen::begin_text() {
+  if (in_text_) return;
+  in_text_ = true;
   Buffer& b = buf();
   if (b.x > 0 && b.x <= size_.cols && active_->cell(b.y, b.x - 1).width() == 2)
     active_->set(b.y, b.x - 1, 0, pen_);
-  Line* row = &active_->line(b.y);
-  for (char32_t code : run) print_code(code, row);
-  after_print();
 }
 
-// A wide character's right half left alone under the cursor is erased (xterm.js does this
-// at the end of each print).
-void Screen::after_print() {
+void Screen::end_text() {
+  if (!in_text_) return;
+  in_text_ = false;
   Buffer& b = buf();
   if (b.x < size_.cols) {
     const Cell& c = active_->cell(b.y, b.x);
@@ -201,8 +210,7 @@ void Screen::after_print() {
 }
 
 void Screen::print_code(char32_t code, Line*& row) {
-  if (code == 0xAD) return;  // soft hyphen: a hint for layout, never drawn (as xterm.js)
-  if (code < 127) code = map_charset(charsets_[static_cast<std::size_t>(gl_)], code);
+  if (code < 127) code = map_charset(active_charset_, code);
   Buffer& b = buf();
   CellGrid& g = *active_;
   const int cols = size_.cols;
@@ -264,6 +272,7 @@ void Screen::print_code(char32_t code, Line*& row) {
 // --- controls ---------------------------------------------------------------------------
 
 void Screen::execute(char32_t code) {
+  end_text();
   join_width_ = 0;
   switch (code) {
     case 0x07:  // BEL: nothing on the screen
@@ -433,39 +442,46 @@ void Screen::trim_scrollback() {
   }
 }
 
+// As xterm.js 6.0.0: the position, the colours and flags, and the character set in use
+// (not the G0-G3 designations, nor origin or autowrap mode).
 void Screen::save_cursor() {
   Buffer& b = buf();
   SavedCursor& s = active_buffer_ == &primary_ ? primary_.saved : alt_saved_;
   s.x = b.x;
   s.y = ybase() + b.y;
   s.pen = pen_;
-  s.charsets = charsets_;
-  s.gl = gl_;
-  s.origin = modes_.origin;
-  s.autowrap = modes_.autowrap;
+  s.has_extended = underline_style(pen_.flags) != 0 || pen_.extra != 0;
+  s.charset = active_charset_;
 }
 
+// xterm.js restores the colours and flags but keeps its current underline style, colour
+// and link, and uses them only if the saved look had any (its HAS_EXTENDED bit).
 void Screen::restore_cursor() {
   Buffer& b = buf();
   const SavedCursor& s = active_buffer_ == &primary_ ? primary_.saved : alt_saved_;
   b.x = s.x;
   b.y = std::max(s.y - ybase(), 0);
-  std::uint16_t extra = pen_.extra;  // xterm.js keeps the current underline colour and link
+  int current_underline = underline_style(pen_.flags);
+  std::uint16_t current_extra = pen_.extra;
   pen_ = s.pen;
-  pen_.extra = extra;
-  charsets_ = s.charsets;
-  set_gl(s.gl);
-  modes_.origin = s.origin;
-  modes_.autowrap = s.autowrap;
+  if (underline_style(s.pen.flags) != 0) {
+    int style = s.has_extended && current_underline != 0 ? current_underline : 1;
+    pen_.flags = static_cast<std::uint16_t>((pen_.flags & ~unsigned{kUnderlineMask}) |
+                                            (static_cast<unsigned>(style) << kUnderlineShift));
+  }
+  pen_.extra = s.has_extended ? current_extra : 0;
+  active_charset_ = s.charset;
   restrict_cursor();
 }
 
 void Screen::set_charset(int g, char designator) {
   charsets_[static_cast<std::size_t>(g)] = designator;
+  if (g == gl_) active_charset_ = designator;
 }
 
 void Screen::set_gl(int g) {
   gl_ = g;
+  active_charset_ = charsets_[static_cast<std::size_t>(g)];
 }
 
 void Screen::reset_tabs(Buffer& b, int from) {
@@ -481,7 +497,7 @@ void Screen::reset_tabs(Buffer& b, int from) {
 }
 
 // RIS: a new terminal of the same size (xterm.js recreates its buffers, so the
-// scrollback goes too); the title stays.
+// scrollback goes too); the title, the cursor's visibility and LNM stay, as in xterm.js 6.
 void Screen::full_reset() {
   parser_.reset();
   primary_ = Buffer(size_);
@@ -490,13 +506,16 @@ void Screen::full_reset() {
   alt_saved_ = SavedCursor{};
   active_buffer_ = &primary_;
   active_ = &primary_.grid;
+  bool newline = modes_.newline;  // an option in xterm.js, not a mode it resets
   modes_ = InputModes{};
+  modes_.newline = newline;
   pen_ = Style{};
   charsets_ = {'B', 'B', 'B', 'B'};
   gl_ = 0;
+  active_charset_ = 'B';
   join_width_ = 0;
   ybase_ = 0;
-  cursor_hidden_ = false;
+  in_text_ = false;
   cursor_blink_ = false;
   cursor_shape_ = CursorShape::kDefault;
   scrollback_.clear();
@@ -526,14 +545,17 @@ void Screen::soft_reset() {
   cursor_shape_ = CursorShape::kDefault;
   charsets_ = {'B', 'B', 'B', 'B'};
   gl_ = 0;
+  active_charset_ = 'B';
   SavedCursor& s = active_buffer_ == &primary_ ? primary_.saved : alt_saved_;
   s.x = 0;
   s.y = ybase();
-  s.pen = Style{};
-  s.charsets = charsets_;
+  s.pen = Style{};  // xterm.js resets the saved colours, where its flags live too
+  s.has_extended = false;
+  s.charset = 'B';
 }
 
 void Screen::esc_dispatch(VtCollect collect, char final_byte) {
+  end_text();
   join_width_ = 0;
   if (collect == 0) {
     switch (final_byte) {
@@ -590,9 +612,15 @@ void Screen::esc_dispatch(VtCollect collect, char final_byte) {
   if (collect == '#' && final_byte == '8') {  // DECALN: the screen filled with E
     set_cursor(0, 0);
     Buffer& b = buf();
+    // xterm.js fills with the pen's colours and flags but not its extras: an underline
+    // keeps its flag without a style, which it draws single.
+    Style decaln{pen_.fg, pen_.bg, pen_.flags, 0};
+    if (underline_style(decaln.flags) != 0)
+      decaln.flags = static_cast<std::uint16_t>((decaln.flags & ~unsigned{kUnderlineMask}) |
+                                                (1u << kUnderlineShift));
     for (int row = b.y; row < size_.rows; ++row) {
       for (int col = 0; col < size_.cols; ++col)
-        active_->set(row, col, make_content('E', 1), Style{kColorDefault, pen_.bg, pen_.flags, 0});
+        active_->set(row, col, make_content('E', 1), decaln);
       active_->set_wrapped(row, false);
     }
     set_cursor(0, 0);

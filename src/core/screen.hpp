@@ -152,10 +152,8 @@ class Screen final : private VtHandler {
     int x = 0;
     int y = 0;  // counted from the top of the scrollback xterm.js would hold (ybase + y)
     Style pen;
-    std::array<char, 4> charsets{'B', 'B', 'B', 'B'};
-    int gl = 0;
-    bool origin = false;
-    bool autowrap = true;
+    bool has_extended = false;  // the pen had an underline, underline colour or link
+    char charset = 'B';         // the set in use, not the designations
   };
   struct Buffer {
     explicit Buffer(TerminalSize size);
@@ -182,13 +180,13 @@ class Screen final : private VtHandler {
   void osc_end(std::string_view payload, bool complete) override;
   void dcs_end(const VtParams& params, VtCollect collect, char final_byte, std::string_view payload,
                bool complete) override;
-  void apc_end() override { join_width_ = 0; }
 
   // screen.cpp: printing and cursor movement
   Buffer& buf() { return *active_buffer_; }
   const Buffer& buf() const { return *active_buffer_; }
   void print_code(char32_t code, Line*& row);
-  void after_print();
+  void begin_text();
+  void end_text();
   void line_feed();
   void index();
   void reverse_index();
@@ -236,6 +234,7 @@ class Screen final : private VtHandler {
   static std::string line_text(const Line& line);
 
   // screen_reflow.cpp
+  void resize_rows(Buffer& b, int rows, bool with_scrollback);
   void reflow_primary(TerminalSize size);
   // Decodes a rendered row; its underline colours and links are interned into `tables`
   // (none kept when null).
@@ -257,6 +256,9 @@ class Screen final : private VtHandler {
   Style pen_;
   std::array<char, 4> charsets_{'B', 'B', 'B', 'B'};
   int gl_ = 0;
+  char active_charset_ = 'B';         // what GL maps through; DECRC can set it apart from G0-G3
+  bool in_text_ = false;              // inside a run of printed text (see begin_text)
+  bool cursor_blink_option_ = false;  // mode 12
   int join_width_ = 0;  // width of the last printed cell a combining mark may join (0: none)
   int ybase_ = 0;       // lines xterm.js would hold above the primary screen
   bool cursor_hidden_ = false;

@@ -47,6 +47,7 @@ std::string_view trim(std::string_view s) {
 }  // namespace
 
 void Screen::csi_dispatch(const VtParams& params, VtCollect collect, char final_byte) {
+  end_text();
   const int join = join_width_;
   join_width_ = 0;
   Buffer& b = buf();
@@ -128,7 +129,6 @@ void Screen::csi_dispatch(const VtParams& params, VtCollect collect, char final_
         g.scroll_up(b.scroll_top, b.scroll_bottom, std::min(n, rows), erase_pen());
         return;
       case 'T':
-      case '^':
         g.scroll_down(b.scroll_top, b.scroll_bottom, std::min(n, rows), Style{});
         return;
       case 'X':
@@ -246,7 +246,6 @@ void Screen::csi_dispatch(const VtParams& params, VtCollect collect, char final_
       return;
     case '>':
       if (final_byte == 'c' && params[0] <= 0) reply("\x1b[>0;276;0c");
-      if (final_byte == 'q' && params[0] <= 0) reply("\x1bP>|xterm.js(6.0.0)\x1b\\");
       return;
     case '!':
       if (final_byte == 'p') soft_reset();
@@ -373,7 +372,11 @@ void Screen::set_mode(const VtParams& params, bool private_mode, bool on) {
         modes_.application_cursor = on;
         break;
       case 2:
-        if (on) charsets_ = {'B', 'B', 'B', 'B'};
+        if (on)
+          for (int g = 0; g < 4; ++g) set_charset(g, 'B');
+        break;
+      case 12:
+        cursor_blink_option_ = on;
         break;
       case 5:
         modes_.reverse_video = on;
@@ -462,7 +465,7 @@ void Screen::report_mode(const VtParams& params, bool private_mode) {
     case 1003:
       return answer(flag(modes_.mouse_tracking == p));
     case 12:
-      return answer(flag(cursor_blink_));
+      return answer(flag(cursor_blink_option_));
     case 25:
       return answer(flag(!cursor_hidden_));
     case 45:
@@ -618,13 +621,8 @@ void Screen::apply_sgr(const VtParams& params) {
           off(kOverline);
           break;
         case 59:
-          extra.underline_color = kColorDefault;
-          break;
-        case 221:
-          off(kBold);
-          break;
-        case 222:
-          off(kFaint);
+          // xterm.js 6 stores -1 here, which it then reads as RGB white.
+          extra.underline_color = kColorRgb | 0xFFFFFFu;
           break;
         default:
           break;
@@ -721,6 +719,7 @@ void Screen::set_hyperlink(std::string_view data) {
 }
 
 void Screen::osc_end(std::string_view payload, bool complete) {
+  end_text();
   join_width_ = 0;
   if (!complete) return;
   std::size_t semi = payload.find(';');
@@ -774,6 +773,7 @@ void Screen::osc_end(std::string_view payload, bool complete) {
 
 void Screen::dcs_end(const VtParams&, VtCollect collect, char final_byte, std::string_view payload,
                      bool complete) {
+  end_text();
   join_width_ = 0;
   if (!complete || collect != '$' || final_byte != 'q') return;
   // DECRQSS: the setting asked for, as this terminal has it.

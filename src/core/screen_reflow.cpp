@@ -1,14 +1,17 @@
-// Resizing. The primary screen and its scrollback reflow: rows a program wrote as one long
-// line (the wrapped flag links them) are joined and cut again at the new width, the
-// cursor stays on the same character, and rows pushed off the top go to the scrollback,
-// rows freed at the bottom pull lines back down from it, as xterm.js does. No text is
-// lost. The alternate screen keeps its top-left cells: full-screen programs redraw on
-// SIGWINCH anyway.
+// Resizing, in xterm.js's two steps so that server and page land on the same screen.
+// First the height, on the rows as they are: a taller screen whose cursor is on its last
+// row pulls lines back from the scrollback (any other gets blank rows), a shorter one
+// drops rows below the cursor first and then sends rows from the top to the scrollback.
+// Then, when the width changes, the primary screen reflows: rows a program wrote as one
+// long line (the wrapped flag links them) are joined and cut again at the new width, with
+// the scrollback, the cursor and the saved cursor staying on their characters. Nothing in
+// the scrollback or above the cursor is lost. The alternate screen keeps its top-left
+// cells: full-screen programs redraw on SIGWINCH anyway.
 //
 // The scrollback is kept rendered (see push_scrollback); reflowing decodes its rows back
 // into cells with a scratch engine of one row, so the decoding is exactly the inverse of
 // the rendering. Only a width change touches the whole scrollback; a height change
-// decodes at most a screenful of it.
+// decodes at most the rows it pulls back.
 #include <algorithm>
 
 #include "core/screen.hpp"
@@ -88,64 +91,119 @@ void Screen::resize(TerminalSize size) {
   size = clamp_size(size.cols, size.rows);
   if (size == size_) return;
   TerminalSize old = size_;
-  reflow_primary(size);
-  if (alt_) {
-    alt_->grid.crop(size.rows, size.cols);
-    alt_->x = std::min(alt_->x, static_cast<int>(size.cols) - 1);
-    alt_->y = std::min(alt_->y, static_cast<int>(size.rows) - 1);
-    alt_->scroll_top = 0;
-    alt_->scroll_bottom = size.rows - 1;
-    alt_->grid.set_stamp(changes_.next_seq());
+  // As xterm.js's Buffer.resize: the height changes first, on the rows as they are; then
+  // the primary screen reflows to the new width.
+  resize_rows(primary_, size.rows, true);
+  if (alt_) resize_rows(*alt_, size.rows, false);
+  if (size.cols != old.cols) {
+    reflow_primary(size);
+    if (alt_) alt_->grid.crop(size.rows, size.cols);
   }
   size_ = size;
-  reset_tabs(primary_, old.cols < size.cols ? old.cols : size.cols);
-  if (alt_) reset_tabs(*alt_, old.cols < size.cols ? old.cols : size.cols);
+  for (Buffer* b : {&primary_, alt_.get()}) {
+    if (b == nullptr) continue;
+    // Any resize ends a pending wrap, as in xterm.js.
+    b->x = std::min(b->x, static_cast<int>(size.cols) - 1);
+    b->y = std::min(b->y, static_cast<int>(size.rows) - 1);
+    b->scroll_top = 0;
+    b->scroll_bottom = size.rows - 1;
+    b->grid.set_stamp(changes_.next_seq());
+    reset_tabs(*b, old.cols < size.cols ? old.cols : size.cols);
+  }
   primary_.saved.x = std::min(primary_.saved.x, size.cols - 1);
   alt_saved_.x = std::min(alt_saved_.x, size.cols - 1);
   changes_.replace();
   commit_changes();
 }
 
+// A new height, as xterm.js makes it: taller, a screen whose cursor is on its last row
+// pulls lines back from the scrollback, any other gets blank rows at the bottom; shorter,
+// rows below the cursor go first, then rows from the top (into the scrollback).
+void Screen::resize_rows(Buffer& b, int rows, bool with_scrollback) {
+  const int old_rows = b.grid.rows();
+  if (rows == old_rows) return;
+  const int cols = b.grid.cols();
+  std::vector<Line> lines = b.grid.take_lines();
+  auto blank = [cols] {
+    Line line;
+    line.cells.assign(static_cast<std::size_t>(cols), Cell{});
+    return line;
+  };
+  if (rows > old_rows) {
+    int add = rows - old_rows;
+    std::vector<Line> pulled;
+    if (with_scrollback && b.y == old_rows - 1) {
+      while (add > 0 && !scrollback_.empty() && ybase_ > 0) {
+        const ScrollbackRow& row = scrollback_.back();
+        Line line = decode_row(row.bytes, cols, this);
+        line.wrapped = row.wrapped;
+        pulled.insert(pulled.begin(), std::move(line));
+        scrollback_bytes_ -= row.bytes.size() + 1;
+        scrollback_.pop_back();
+        --ybase_;
+        --add;
+        ++b.y;
+      }
+    }
+    lines.insert(lines.begin(), std::make_move_iterator(pulled.begin()),
+                 std::make_move_iterator(pulled.end()));
+    for (int i = 0; i < add; ++i) lines.push_back(blank());
+  } else {
+    for (int remove = old_rows - rows; remove > 0; --remove) {
+      if (static_cast<int>(lines.size()) - 1 > b.y) {
+        lines.pop_back();
+        continue;
+      }
+      if (with_scrollback) {
+        push_scrollback(lines.front());
+        ybase_ = std::min(ybase_ + 1, kPageScrollbackLines);
+      }
+      lines.erase(lines.begin());
+      --b.y;
+    }
+  }
+  if (!lines.empty() && !with_scrollback) lines.front().wrapped = false;
+  b.grid.assign(std::move(lines), cols);
+  b.y = std::clamp(b.y, 0, rows - 1);
+}
+
+// The width changes: every row of the scrollback and the screen is joined into its
+// logical line and cut again. The bottom of it all stays the bottom of the screen, as in
+// xterm.js; with no scrollback yet, rows that a narrower screen adds push out blank rows
+// below the cursor first.
 void Screen::reflow_primary(TerminalSize size) {
   const int old_cols = size_.cols;
   const int cols = size.cols;
   const int rows = size.rows;
   Buffer& p = primary_;
-  // The rows to reflow: the whole scrollback when the width changes, else only what a
-  // taller screen could pull back down.
-  std::size_t keep = 0;  // scrollback rows left as they are
-  if (cols == old_cols && scrollback_.size() > static_cast<std::size_t>(rows))
-    keep = scrollback_.size() - static_cast<std::size_t>(rows);
-  // A row continuing one that stays rendered must stay with it.
-  while (keep > 0 && keep < scrollback_.size() && scrollback_[keep].wrapped) --keep;
   std::vector<Line> physical;
-  for (std::size_t i = keep; i < scrollback_.size(); ++i) {
-    Line line = decode_row(scrollback_[i].bytes, old_cols, this);
-    line.wrapped = scrollback_[i].wrapped;
+  for (const ScrollbackRow& row : scrollback_) {
+    Line line = decode_row(row.bytes, old_cols, this);
+    line.wrapped = row.wrapped;
     physical.push_back(std::move(line));
   }
-  int cursor_row = static_cast<int>(physical.size()) + p.y;
-  int cursor_col = p.x;
-  // Blank rows below both the cursor and the last written row carry nothing.
-  int screen_end = p.y + 1;
-  for (int row = size_.rows - 1; row > p.y; --row) {
-    if (!CellGrid::is_blank(p.grid.line(row))) {
-      screen_end = row + 1;
-      break;
-    }
-  }
+  const bool had_scrollback = !physical.empty();
+  // The cursor and the saved cursor keep their characters: each is found in its logical
+  // line by offset, and placed again in the rows cut from it.
+  struct Mark {
+    int row;  // in `physical`, or -1
+    int col;
+    std::size_t offset = SIZE_MAX;
+    int new_row = -1;
+    int new_col = 0;
+  };
+  const int scrollback_rows = static_cast<int>(physical.size());
+  int saved_row = scrollback_rows + p.saved.y - ybase_;
+  Mark marks[2] = {{scrollback_rows + p.y, p.x}, {saved_row, p.saved.x}};
   std::vector<Line> screen = p.grid.take_lines();
-  for (int row = 0; row < screen_end; ++row)
-    physical.push_back(std::move(screen[static_cast<std::size_t>(row)]));
+  for (Line& line : screen) physical.push_back(std::move(line));
+  if (saved_row < 0 || saved_row >= static_cast<int>(physical.size())) marks[1].row = -1;
 
-  // Join rows into logical lines and cut them again at the new width.
   std::vector<Line> out;
-  int new_cursor_row = -1;
-  int new_cursor_col = 0;
   std::size_t i = 0;
   while (i < physical.size()) {
     Logical logical;
-    std::size_t cursor_offset = SIZE_MAX;
+    for (Mark& m : marks) m.offset = SIZE_MAX;
     std::size_t j = i;
     for (;; ++j) {
       const Line& line = physical[j];
@@ -160,8 +218,9 @@ void Screen::reflow_primary(TerminalSize size) {
       } else {
         while (count > 0 && line.cells[static_cast<std::size_t>(count - 1)] == Cell{}) --count;
       }
-      if (static_cast<int>(j) == cursor_row)
-        cursor_offset = logical.cells.size() + static_cast<std::size_t>(cursor_col);
+      for (Mark& m : marks)
+        if (static_cast<int>(j) == m.row)
+          m.offset = logical.cells.size() + static_cast<std::size_t>(m.col);
       append_cells(logical, line, count);
       if (!more) break;
     }
@@ -176,29 +235,30 @@ void Screen::reflow_primary(TerminalSize size) {
       out.push_back(row_of(logical, pos, n, cols, !first));
       pos += n;
       first = false;
-      if (cursor_offset != SIZE_MAX && new_cursor_row < 0 && (cursor_offset < pos || pos >= len)) {
-        new_cursor_row = static_cast<int>(out.size()) - 1;
-        std::size_t col = cursor_offset - std::min(cursor_offset, row_start);
-        new_cursor_col = static_cast<int>(std::min(col, static_cast<std::size_t>(cols)));
-        if (new_cursor_col == cols && cursor_col < old_cols) new_cursor_col = cols - 1;
+      for (Mark& m : marks) {
+        if (m.offset == SIZE_MAX || m.new_row >= 0 || (m.offset >= pos && pos < len)) continue;
+        m.new_row = static_cast<int>(out.size()) - 1;
+        std::size_t col = m.offset - std::min(m.offset, row_start);
+        m.new_col = static_cast<int>(std::min(col, static_cast<std::size_t>(cols - 1)));
       }
     } while (pos < len);
     i = j + 1;
   }
-  if (new_cursor_row < 0) {
-    new_cursor_row = static_cast<int>(out.size());
-    new_cursor_col = 0;
+  Mark& cursor = marks[0];
+  if (cursor.new_row < 0) cursor.new_row = std::max(static_cast<int>(out.size()) - 1, 0);
+  if (!had_scrollback) {
+    // No scrollback yet: extra rows are taken from the blank rows below the cursor.
+    while (static_cast<int>(out.size()) > rows &&
+           static_cast<int>(out.size()) - 1 > cursor.new_row && CellGrid::is_blank(out.back()))
+      out.pop_back();
   }
-  int end = std::max(static_cast<int>(out.size()), new_cursor_row + 1);
-  int top = std::max(0, end - rows);
+  int top = std::max(0, static_cast<int>(out.size()) - rows);
+  top = std::min(top, cursor.new_row);
 
   // Rows above the screen become the scrollback again.
-  std::deque<ScrollbackRow> kept(scrollback_.begin(),
-                                 scrollback_.begin() + static_cast<std::ptrdiff_t>(keep));
   std::size_t old_count = scrollback_.size();
-  scrollback_ = std::move(kept);
+  scrollback_.clear();
   scrollback_bytes_ = 0;
-  for (const ScrollbackRow& r : scrollback_) scrollback_bytes_ += r.bytes.size() + 1;
   for (int row = 0; row < top; ++row) push_scrollback(out[static_cast<std::size_t>(row)]);
   ybase_ = std::clamp(ybase_ + static_cast<int>(scrollback_.size()) - static_cast<int>(old_count),
                       0, kPageScrollbackLines);
@@ -216,10 +276,12 @@ void Screen::reflow_primary(TerminalSize size) {
   if (!lines.empty()) lines.front().wrapped = lines.front().wrapped && top > 0;
   p.grid.set_stamp(changes_.next_seq());
   p.grid.assign(std::move(lines), cols);
-  p.x = new_cursor_col;
-  p.y = std::clamp(new_cursor_row - top, 0, rows - 1);
-  p.scroll_top = 0;
-  p.scroll_bottom = rows - 1;
+  p.x = cursor.new_col;
+  p.y = std::clamp(cursor.new_row - top, 0, rows - 1);
+  if (marks[1].new_row >= 0) {
+    p.saved.y = ybase_ + std::max(marks[1].new_row - top, 0);
+    p.saved.x = std::min(marks[1].new_col, cols - 1);
+  }
 }
 
 }  // namespace wharf::core

@@ -108,8 +108,10 @@ struct StyleWriter {
       append_color(out, now.underline_color, 50);
       out += 'm';
     }
-    if ((style.flags & kProtected) != (current.flags & kProtected))
-      out += (style.flags & kProtected) != 0 ? "\x1b[1\"q" : "\x1b[0\"q";
+    // xterm.js keeps DECSCA's protection with the colours, so SGR 0 clears it.
+    bool protect = (style.flags & kProtected) != 0;
+    if (look ? protect : protect != ((current.flags & kProtected) != 0))
+      out += protect ? "\x1b[1\"q" : "\x1b[0\"q";
     if (now.link != was.link) append_link(out, links[now.link]);
     current = style;
   }
@@ -205,31 +207,57 @@ std::string Screen::line_text(const Line& line) {
   return out;
 }
 
-// The rows of one screen from where the cursor is (column 1 of a fresh row), each row
-// that continues the one above reached by wrapping.
+// Draws rows one after another from column 1 of a fresh row: a row that continues the one
+// above is reached by wrapping (the row above ends past its margin, a space wraps into
+// the row with the default pen, and is taken back), so the receiving terminal marks it
+// wrapped; any other row starts after CR LF.
+struct RowStream {
+  std::string& out;
+  int cols;
+  bool first = true;
+  bool at_margin = false;
+  int row = -1;             // screen row of the last row begun, or -1 for a scrollback row
+  std::vector<int> fixups;  // screen rows whose last cell was drawn blank to reach the margin
+
+  void begin(bool wrapped, int screen_row) {
+    if (!first) {
+      if (wrapped) {
+        if (!at_margin) {
+          csi(out, cols, 'G');
+          out += ' ';
+          if (row >= 0) fixups.push_back(row);
+        }
+        out += " \r\x1b[X";
+      } else {
+        out += "\r\n";
+      }
+    }
+    first = false;
+    row = screen_row;
+  }
+};
+
 void Screen::render_screen(const Buffer& b, std::string& out) const {
   const int rows = b.grid.rows();
   const int cols = b.grid.cols();
-  std::vector<std::pair<int, Style>> fixups;  // cells drawn as spaces only to reach the margin
+  RowStream stream{out, cols};
+  if (&b != &primary_ && b.grid.line(0).wrapped) {
+    // The top row continues a row that scrolled away: a row of spaces above it is
+    // scrolled off by the last row.
+    out.append(static_cast<std::size_t>(cols), ' ');
+    stream.first = false;
+    stream.at_margin = true;
+  }
   for (int row = 0; row < rows; ++row) {
     const Line& line = b.grid.line(row);
     bool next_wrapped = row + 1 < rows && b.grid.line(row + 1).wrapped;
-    bool at_margin = render_row(line, next_wrapped, out);
-    if (row + 1 == rows) break;
-    if (next_wrapped) {
-      if (!at_margin) {
-        csi(out, cols, 'G');
-        out += ' ';
-        fixups.emplace_back(row, erase_style(line.cells.back().style));
-      }
-    } else {
-      out += "\r\n";
-    }
+    stream.begin(line.wrapped, row);
+    stream.at_margin = render_row(line, next_wrapped, out);
   }
-  for (const auto& [row, style] : fixups) {
+  for (int row : stream.fixups) {
     StyleWriter writer{*this, extras_, links_};
     cup(out, row, cols - 1);
-    writer.to(style, out);
+    writer.to(erase_style(b.grid.line(row).cells.back().style), out);
     out += "\x1b[X";
     writer.to(Style{}, out);
   }
@@ -249,42 +277,31 @@ void Screen::render_state(const Buffer& b, bool via_1049, std::string& out) cons
       out += "\x1bH";
     }
   }
+  if (b.scroll_top != 0 || b.scroll_bottom != b.grid.rows() - 1) {
+    out += "\x1b[";
+    append_number(out, b.scroll_top + 1);
+    out += ';';
+    append_number(out, b.scroll_bottom + 1);
+    out += 'r';
+  }
   const SavedCursor& s = &b == &primary_ ? primary_.saved : alt_saved_;
-  const SavedCursor fresh{};
-  bool saved_default = s.x == fresh.x && s.y == fresh.y && s.pen == fresh.pen &&
-                       s.charsets == fresh.charsets && s.gl == fresh.gl &&
-                       s.origin == fresh.origin && s.autowrap == fresh.autowrap;
+  bool saved_default =
+      s.x == 0 && s.y == 0 && s.pen == Style{} && !s.has_extended && s.charset == 'B';
   if (!saved_default || via_1049) {
     int base = &b == &primary_ ? ybase_ : 0;
     cup(out, std::clamp(s.y - base, 0, b.grid.rows() - 1), std::min(s.x, cols - 1));
     StyleWriter writer{*this, extras_, links_};
     writer.to(s.pen, out);
-    static constexpr char kDesignate[] = {'(', ')', '*', '+'};
-    for (std::size_t g = 0; g < 4; ++g) {
-      if (s.charsets[g] == 'B') continue;
-      out += '\x1b';
-      out += kDesignate[g];
-      out += s.charsets[g];
+    if (s.charset != 'B') {
+      out += "\x1b(";
+      out += s.charset;
     }
-    if (s.gl == 1) out += '\x0e';
-    if (s.gl == 2) out += "\x1bn";
-    if (s.gl == 3) out += "\x1bo";
-    if (s.origin) out += "\x1b[?6h";
-    if (!s.autowrap) out += "\x1b[?7l";
     // Switching with 1049 saves the cursor in the slot every terminal restores it from on
     // leaving (xterm.js and xterm: DECSC's; tmux: the alternate screen's own).
     out += via_1049 ? std::string_view("\x1b[?1049h") : std::string_view("\x1b\x37");
     // Back to the plain state the rest of the snapshot draws in.
     writer.to(Style{}, out);
-    if (s.origin) out += "\x1b[?6l";
-    if (!s.autowrap) out += "\x1b[?7h";
-    if (s.gl != 0) out += '\x0f';
-    for (std::size_t g = 0; g < 4; ++g) {
-      if (s.charsets[g] == 'B') continue;
-      out += '\x1b';
-      out += kDesignate[g];
-      out += 'B';
-    }
+    if (s.charset != 'B') out += "\x1b(B";
   }
   if (via_1049) out += "\x1b[0m\x1b[2J\x1b[H";  // the switch filled it with the saved pen
 }
@@ -294,22 +311,27 @@ std::string Screen::snapshot(std::size_t scrollback_lines) const {
   const int cols = size_.cols;
   // The primary screen: scrollback rows, then the screen, as one stream pushed up by the
   // rows after it, so that the scrollback lands in the receiving terminal's own.
+  RowStream stream{out, cols};
   std::size_t count = std::min(scrollback_lines, scrollback_.size());
   for (std::size_t i = scrollback_.size() - count; i < scrollback_.size(); ++i) {
-    const ScrollbackRow& row = scrollback_[i];
-    out += row.bytes;
-    bool next_wrapped =
-        i + 1 < scrollback_.size() ? scrollback_[i + 1].wrapped : primary_.grid.line(0).wrapped;
-    if (next_wrapped) {
-      if (!row.ends_at_margin) {
-        csi(out, cols, 'G');
-        out += ' ';
-      }
-    } else {
-      out += "\r\n";
-    }
+    stream.begin(scrollback_[i].wrapped, -1);
+    out += scrollback_[i].bytes;
+    stream.at_margin = scrollback_[i].ends_at_margin;
   }
-  render_screen(primary_, out);
+  const int rows = primary_.grid.rows();
+  for (int row = 0; row < rows; ++row) {
+    const Line& line = primary_.grid.line(row);
+    bool next_wrapped = row + 1 < rows && primary_.grid.line(row + 1).wrapped;
+    stream.begin(line.wrapped && !stream.first, row);
+    stream.at_margin = render_row(line, next_wrapped, out);
+  }
+  for (int row : stream.fixups) {
+    StyleWriter writer{*this, extras_, links_};
+    cup(out, row, cols - 1);
+    writer.to(erase_style(primary_.grid.line(row).cells.back().style), out);
+    out += "\x1b[X";
+    writer.to(Style{}, out);
+  }
   // With the alternate screen on, the primary's saved cursor goes in with the switch.
   render_state(primary_, alternate_screen(), out);
 
@@ -319,13 +341,6 @@ std::string Screen::snapshot(std::size_t scrollback_lines) const {
     render_state(*alt_, false, out);
   }
 
-  if (b.scroll_top != 0 || b.scroll_bottom != size_.rows - 1) {
-    out += "\x1b[";
-    append_number(out, b.scroll_top + 1);
-    out += ';';
-    append_number(out, b.scroll_bottom + 1);
-    out += 'r';
-  }
   if (modes_.origin) out += "\x1b[?6h";
   // The cursor, with its pending wrap: the last cell of its row is drawn again so that
   // the receiving terminal stands past the margin too.
@@ -380,11 +395,14 @@ std::string Screen::snapshot(std::size_t scrollback_lines) const {
   }
   if (modes_.focus_reporting) out += "\x1b[?1004h";
   if (modes_.bracketed_paste) out += "\x1b[?2004h";
+  if (cursor_blink_option_) out += "\x1b[?12h";
   if (cursor_hidden_) out += "\x1b[?25l";
-  if (cursor_shape_ != CursorShape::kDefault) {
+  if (cursor_shape_ != CursorShape::kDefault || cursor_blink_) {
+    // 7 is no shape: it only turns blinking on (as 1-6 do for theirs).
     int style = cursor_shape_ == CursorShape::kBlock       ? 2
                 : cursor_shape_ == CursorShape::kUnderline ? 4
-                                                           : 6;
+                : cursor_shape_ == CursorShape::kBar       ? 6
+                                                           : 8;
     csi(out, style - (cursor_blink_ ? 1 : 0), ' ');
     out += 'q';
   }

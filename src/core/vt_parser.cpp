@@ -23,9 +23,6 @@ enum class Action : std::uint8_t {
   kDcsHook,
   kDcsPut,
   kDcsUnhook,
-  kApcStart,
-  kApcPut,
-  kApcEnd,
 };
 
 // Code points from U+00A0 up share one column of the table.
@@ -38,7 +35,7 @@ struct Transition {
   State next = State::kGround;
 };
 
-// The VT500 transition table as xterm.js builds it (EscapeSequenceParser.ts), entry for
+// The VT500 transition table as xterm.js 6.0.0 builds it (EscapeSequenceParser.ts), entry for
 // entry, so that both parsers cut every input the same way. Later rules override earlier.
 struct Table {
   std::array<std::array<Transition, kCodes>, kStates> t{};
@@ -72,9 +69,8 @@ constexpr Table build_table() {
     table.add(0x9c, s, Action::kIgnore, State::kGround);
     table.add(0x1b, s, Action::kClear, State::kEscape);
     table.add(0x9d, s, Action::kOscStart, State::kOscString);
-    table.add(0x98, s, Action::kIgnore, State::kSosPmString);
-    table.add(0x9e, s, Action::kIgnore, State::kSosPmString);
-    table.add(0x9f, s, Action::kClear, State::kApcEntry);
+    for (int c : {0x98, 0x9e, 0x9f})
+      table.add(static_cast<std::size_t>(c), s, Action::kIgnore, State::kSosPmApcString);
     table.add(0x9b, s, Action::kClear, State::kCsiEntry);
     table.add(0x90, s, Action::kClear, State::kDcsEntry);
   }
@@ -98,29 +94,13 @@ constexpr Table build_table() {
   for (int c : {0x9c, 0x1b, 0x18, 0x1a, 0x07})
     table.add(static_cast<std::size_t>(c), State::kOscString, Action::kOscEnd, State::kGround);
   table.range(0x1c, 0x20, State::kOscString, Action::kIgnore, State::kOscString);
-  // SOS, PM
-  table.add(0x58, State::kEscape, Action::kIgnore, State::kSosPmString);
-  table.add(0x5e, State::kEscape, Action::kIgnore, State::kSosPmString);
-  table.printables(State::kSosPmString, Action::kIgnore, State::kSosPmString);
-  table.executables(State::kSosPmString, Action::kIgnore, State::kSosPmString);
-  table.add(0x9c, State::kSosPmString, Action::kIgnore, State::kGround);
-  table.add(0x7f, State::kSosPmString, Action::kIgnore, State::kSosPmString);
-  // APC
-  table.add(0x5f, State::kEscape, Action::kClear, State::kApcEntry);
-  table.executables(State::kApcEntry, Action::kIgnore, State::kApcEntry);
-  table.add(0x7f, State::kApcEntry, Action::kIgnore, State::kApcEntry);
-  table.range(0x20, 0x30, State::kApcEntry, Action::kCollect, State::kApcIntermediate);
-  table.range(0x30, 0x7f, State::kApcEntry, Action::kApcStart, State::kApcPassthrough);
-  table.range(0x30, 0x7f, State::kApcIntermediate, Action::kApcStart, State::kApcPassthrough);
-  table.executables(State::kApcIntermediate, Action::kIgnore, State::kApcIntermediate);
-  table.range(0x20, 0x30, State::kApcIntermediate, Action::kCollect, State::kApcIntermediate);
-  table.add(0x7f, State::kApcIntermediate, Action::kIgnore, State::kApcIntermediate);
-  table.printables(State::kApcPassthrough, Action::kApcPut, State::kApcPassthrough);
-  table.executables(State::kApcPassthrough, Action::kIgnore, State::kApcPassthrough);
-  table.range(0x08, 0x0e, State::kApcPassthrough, Action::kApcPut, State::kApcPassthrough);
-  table.add(0x7f, State::kApcPassthrough, Action::kIgnore, State::kApcPassthrough);
-  for (int c : {0x1b, 0x9c, 0x18, 0x1a})
-    table.add(static_cast<std::size_t>(c), State::kApcPassthrough, Action::kApcEnd, State::kGround);
+  // SOS, PM, APC: consumed and ignored
+  for (int c : {0x58, 0x5e, 0x5f})
+    table.add(static_cast<std::size_t>(c), State::kEscape, Action::kIgnore, State::kSosPmApcString);
+  table.printables(State::kSosPmApcString, Action::kIgnore, State::kSosPmApcString);
+  table.executables(State::kSosPmApcString, Action::kIgnore, State::kSosPmApcString);
+  table.add(0x9c, State::kSosPmApcString, Action::kIgnore, State::kGround);
+  table.add(0x7f, State::kSosPmApcString, Action::kIgnore, State::kSosPmApcString);
   // CSI
   table.add(0x5b, State::kEscape, Action::kClear, State::kCsiEntry);
   table.range(0x40, 0x7f, State::kCsiEntry, Action::kCsiDispatch, State::kGround);
@@ -179,7 +159,6 @@ constexpr Table build_table() {
   table.add(kNonAsciiPrintable, State::kCsiIgnore, Action::kIgnore, State::kCsiIgnore);
   table.add(kNonAsciiPrintable, State::kDcsIgnore, Action::kIgnore, State::kDcsIgnore);
   table.add(kNonAsciiPrintable, State::kDcsPassthrough, Action::kDcsPut, State::kDcsPassthrough);
-  table.add(kNonAsciiPrintable, State::kApcPassthrough, Action::kApcPut, State::kApcPassthrough);
   return table;
 }
 
@@ -272,15 +251,19 @@ void VtParser::ground_text(const unsigned char*& p, const unsigned char* end) {
       text_[text_length_++] = byte;
       ++p;
     } else {
-      Utf8Decoder::Step step = utf8_.feed(byte);
-      if (step == Utf8Decoder::Step::kMore || step == Utf8Decoder::Step::kInvalid) {
+      Utf8Decoder::Step decoded = utf8_.feed(byte);
+      if (decoded == Utf8Decoder::Step::kMore || decoded == Utf8Decoder::Step::kInvalid) {
         ++p;
         continue;
       }
-      if (step == Utf8Decoder::Step::kRetry) continue;  // the byte starts afresh
+      if (decoded == Utf8Decoder::Step::kRetry) continue;  // the byte starts afresh
       char32_t cp = utf8_.code_point();
-      if (cp < kNonAsciiPrintable) break;  // a C1 control: the table's business
       ++p;
+      if (cp < kNonAsciiPrintable) {  // a C1 control (U+0080..U+009F): the table's business
+        flush_text();
+        step(cp);
+        return;
+      }
       if (cp == 0xFEFF) continue;
       text_[text_length_++] = cp;
     }
@@ -337,11 +320,6 @@ void VtParser::put_string(std::string& buffer, std::size_t limit, bool& overflow
 }
 
 void VtParser::step(char32_t code) {
-  // Controls below 0x18 act at once in the escape and CSI states, as in xterm.js.
-  if (code < 0x18 && state_ <= State::kCsiIgnore) {
-    handler_.execute(code);
-    return;
-  }
   std::size_t column = code < kNonAsciiPrintable ? code : kNonAsciiPrintable;
   Transition t = kTable.t[static_cast<std::size_t>(state_)][column];
   switch (t.action) {
@@ -405,15 +383,6 @@ void VtParser::step(char32_t code) {
       handler_.dcs_end(dcs_params_, dcs_collect_, dcs_final_, dcs_,
                        !dcs_overflow_ && code != 0x18 && code != 0x1a);
       dcs_.clear();
-      params_.reset();
-      collect_ = 0;
-      if (code == 0x1b) t.next = State::kEscape;
-      break;
-    case Action::kApcStart:
-    case Action::kApcPut:
-      break;
-    case Action::kApcEnd:
-      handler_.apc_end();
       params_.reset();
       collect_ = 0;
       if (code == 0x1b) t.next = State::kEscape;

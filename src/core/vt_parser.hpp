@@ -4,7 +4,7 @@
 // query filter all read program output through it, so every escape sequence is cut the
 // same way everywhere in the daemon.
 //
-// It follows the transition table of xterm.js (the page's own emulator), itself the
+// It follows the transition table of xterm.js 6.0.0 (the page's own emulator), itself the
 // VT500 parser of Paul Williams with xterm's additions, code point for code point: the
 // bytes are decoded as UTF-8 first (invalid bytes and U+FEFF are dropped, as xterm.js
 // drops them, so that server and page see the same characters), C1 controls count only
@@ -103,8 +103,6 @@ class VtHandler {
   // A DCS string ended; `complete` as for OSC (kMaxDcsBytes).
   virtual void dcs_end(const VtParams& params, VtCollect collect, char final_byte,
                        std::string_view payload, bool complete) = 0;
-  // An APC string ended (nothing in wharf reads them; it still ends a join).
-  virtual void apc_end() = 0;
 };
 
 class VtParser {
@@ -120,16 +118,13 @@ class VtParser {
     kCsiParam,
     kCsiIntermediate,
     kCsiIgnore,
-    kSosPmString,
+    kSosPmApcString,
     kOscString,
     kDcsEntry,
     kDcsParam,
     kDcsIgnore,
     kDcsIntermediate,
     kDcsPassthrough,
-    kApcEntry,
-    kApcIntermediate,
-    kApcPassthrough,
     kCount,
   };
 

@@ -28,7 +28,8 @@ const { Unicode11Addon } = unicode11;
 export function createXterm({ cols, rows, scrollback = 2000, onReply } = {}) {
   if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 1 || rows < 1)
     throw new Error(`createXterm needs integer cols and rows, got ${cols}x${rows}`);
-  const term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
+  // reflowCursorLine as the page sets it (web/terminal_view.js).
+  const term = new Terminal({ cols, rows, scrollback, allowProposedApi: true, reflowCursorLine: true });
   term.loadAddon(new Unicode11Addon());
   term.unicode.activeVersion = '11';
   if (onReply) term.onData(onReply);
