@@ -172,7 +172,9 @@ void WebSocketSession::handle_text(std::string_view text) {
         } else if constexpr (std::is_same_v<T, core::AckRequest>) {
           // An ack that does not fit (one in flight across an exit or a switch of
           // session) is ignored: the window's next ack will be right.
-          if (budget_.on_ack(m.bytes) == core::OutputBudget::Ack::kResync && session_)
+          if (budget_.on_ack(m.bytes, std::chrono::steady_clock::now()) ==
+                  core::OutputBudget::Ack::kResync &&
+              session_)
             send_snapshot();
         }
       },

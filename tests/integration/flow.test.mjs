@@ -11,7 +11,9 @@ import { startDaemon, waitFor } from '../support/daemon.mjs';
 import { openWs, attachedWindow, stopDaemon, httpGet, within, isSanitized } from '../support/ws_client.mjs';
 import { renderSnapshot, renderWindow, visibleState } from '../support/window_screen.mjs';
 
-const BUDGET = 1 << 20; // docs/protocol.md: 1 MiB of unacknowledged output per window
+const BUDGET = 1 << 20; // docs/protocol.md: 1 MiB of unacknowledged output per window at most
+// ...and 256 KiB for a window whose processing rate was never measured (no ack yet).
+const INITIAL_BUDGET = 256 * 1024;
 // How much the flood test prints: 1 GiB, as the sessions issue asks. The dev (Debug)
 // daemon relays it here in about 3 minutes on a quiet machine, twice that on a busy one.
 // WHARF_FLOOD_MIB=N runs another size.
@@ -75,7 +77,7 @@ describe('flow control', { concurrency: 3 }, () => {
     await ws.waitForOutput('alive-7', { from: after });
   });
 
-  test('a window that reads but does not acknowledge is sent at most 1 MiB past its snapshot; acknowledging everything brings a fresh snapshot and live output again', async (t) => {
+  test('a window that reads but does not acknowledge is sent at most its first budget past its snapshot; acknowledging everything brings a fresh snapshot and live output again', async (t) => {
     const d = await startDaemon();
     t.after(() => stopDaemon(d));
     const { ws: driver } = await attachedWindow(t, d);
@@ -89,8 +91,8 @@ describe('flow control', { concurrency: 3 }, () => {
     // Everything the daemon queued for the quiet window before this pong has arrived.
     await quiet.request({ type: 'ping' }, 'pong');
     assert.equal(quiet.snapshotCount, 1, 'no resync without an ack');
-    assert.ok(quiet.liveBytes <= BUDGET, `sent ${quiet.liveBytes} bytes of live output past the snapshot without an ack`);
-    assert.ok(quiet.liveBytes > BUDGET - 64 * 1024, `it was sent (nearly) its whole budget first: ${quiet.liveBytes}`);
+    assert.ok(quiet.liveBytes <= INITIAL_BUDGET, `sent ${quiet.liveBytes} bytes of live output past the snapshot without an ack`);
+    assert.ok(quiet.liveBytes > INITIAL_BUDGET - 64 * 1024, `it was sent (nearly) its whole budget first: ${quiet.liveBytes}`);
     assert.ok(!quiet.output.includes('total-65536'), 'the rest was skipped');
     // A partial ack is accepted and brings nothing yet.
     quiet.ws.send(JSON.stringify({ type: 'ack', bytes: quiet.epochBytes - 1 }));

@@ -53,5 +53,44 @@ TEST(OutputBudget, ResetStartsAFreshAttachment) {
   EXPECT_TRUE(b.try_send(10));
 }
 
+using std::chrono::milliseconds;
+
+TEST(OutputBudget, StartsBelowTheByteBudgetUntilTheWindowIsMeasured) {
+  OutputBudget b;  // 1 MiB
+  EXPECT_EQ(b.allowance(), kInitialOutputBudget);
+  EXPECT_TRUE(b.try_send(kInitialOutputBudget));
+  EXPECT_FALSE(b.try_send(1));
+}
+
+TEST(OutputBudget, ASlowWindowGetsAboutATenthOfASecondOfWork) {
+  OutputBudget b;
+  std::chrono::steady_clock::time_point t{};
+  ASSERT_TRUE(b.try_send(200'000));
+  b.on_ack(0, t);  // the first acknowledgement starts the measurement
+  // It processes 20,000 bytes every 100 ms with plenty still queued: 200 kB/s.
+  for (int i = 1; i <= 8; ++i) b.on_ack(static_cast<std::uint64_t>(i) * 20'000, t + milliseconds(100 * i));
+  EXPECT_NEAR(b.rate(), 200'000.0, 1.0);
+  EXPECT_EQ(b.allowance(), kMinOutputBudget);  // 20 kB of work, raised to the floor
+}
+
+TEST(OutputBudget, AFastWindowKeepsTheWholeByteBudget) {
+  OutputBudget b;
+  std::chrono::steady_clock::time_point t{};
+  ASSERT_TRUE(b.try_send(250'000));
+  b.on_ack(0, t);
+  b.on_ack(250'000, t + milliseconds(10));  // 25 MB/s
+  EXPECT_EQ(b.allowance(), kDefaultOutputBudget);
+}
+
+TEST(OutputBudget, AnIdleWindowIsNotMeasuredSlow) {
+  OutputBudget b;
+  std::chrono::steady_clock::time_point t{};
+  ASSERT_TRUE(b.try_send(1000));
+  b.on_ack(1000, t);  // caught up: nothing queued behind this acknowledgement
+  ASSERT_TRUE(b.try_send(1000));
+  b.on_ack(2000, t + milliseconds(5000));  // 1000 bytes in 5 s, but it was waiting, not busy
+  EXPECT_EQ(b.rate(), 0.0);
+}
+
 }  // namespace
 }  // namespace wharf::core
