@@ -3,6 +3,7 @@
 #include <boost/asio/write.hpp>
 #include <csignal>
 
+#include "core/utf8.hpp"
 #include "pty/process_tree.hpp"
 
 namespace wharf::app {
@@ -74,8 +75,19 @@ void Session::read_more() {
 void Session::on_output(std::size_t n) {
   // Windows first (they only queue), then the screen model; its replies to terminal
   // queries go straight back to the program, once, whoever is watching.
-  auto chunk = std::make_shared<const std::string>(read_buffer_.data(), n);
+  // A read may end inside a UTF-8 character; its first bytes wait for the rest, so that
+  // every chunk windows receive ends on a character boundary (xterm.js 6 can lose a
+  // character split across two writes).
+  std::string bytes = std::exchange(utf8_tail_, {});
+  bytes.append(read_buffer_.data(), n);
+  std::size_t keep = core::utf8_incomplete_tail(bytes);
+  if (keep > 0) {
+    utf8_tail_.assign(bytes, bytes.size() - keep, keep);
+    bytes.resize(bytes.size() - keep);
+  }
   bytes_out_ += n;
+  if (bytes.empty()) return;
+  auto chunk = std::make_shared<const std::string>(std::move(bytes));
   last_activity_ = std::chrono::steady_clock::now();
   last_output_ = last_activity_;
   if (shell_.integrated) follow_shell_marks(*chunk);

@@ -151,6 +151,7 @@ class Session : public std::enable_shared_from_this<Session> {
   EndingTimings timings_;
   asio::steady_timer ending_timer_;
   std::array<char, 64 * 1024> read_buffer_{};
+  std::string utf8_tail_;  // the first bytes of a character the last read cut (at most 3)
   std::deque<std::string> input_;
   std::size_t input_bytes_ = 0;
   bool writing_ = false;

@@ -3,11 +3,19 @@
 // characters, tabs and Enter, never a control sequence (PRODUCT.md C6, "bracketed-paste
 // breakouts neutralised").
 //
+// The text is cut into characters, controls and sequences by the screen's own tokenizer
+// (core::VtParser), and every escape or control sequence is removed whole: ESC [ 3 1 m
+// goes entirely, not only its ESC, and so does one opened by an 8-bit C1 introducer
+// (U+009B...); a string (OSC, DCS, SOS/PM/APC) runs to its terminator, and a sequence
+// still open when the text ends is removed to the end. `removed` counts the characters
+// that went (a sequence counts each of its characters).
+//
 // Invariants: the result holds no C0 control but TAB and CR, no DEL, no C1 control
 // (neither U+0080..U+009F nor a stray 0x80..0x9F byte) and only valid UTF-8 (each invalid
-// stretch becomes U+FFFD); every line ending (CRLF, CR, LF) becomes the one CR a terminal
-// sends for Enter. Since ESC never survives, a bracketed result's inner text can never
-// contain the end marker ESC[201~, so the program sees exactly one paste.
+// stretch in text becomes U+FFFD; inside a sequence it goes with it); every line ending
+// (CRLF, CR, LF) becomes the one CR a terminal sends for Enter. Since ESC never survives,
+// a bracketed result's inner text can never contain the end marker ESC[201~, so the
+// program sees exactly one paste.
 #pragma once
 
 #include <cstddef>

@@ -1,21 +1,14 @@
 #include "core/plain_output.hpp"
 
+#include <algorithm>
+
 namespace wharf::core {
 namespace {
 
-constexpr unsigned char kEsc = 0x1b;
-constexpr unsigned char kBel = 0x07;
-constexpr unsigned char kCan = 0x18;
-constexpr unsigned char kSub = 0x1a;
-constexpr unsigned char kDel = 0x7f;
 constexpr std::string_view kReplacement = "\xef\xbf\xbd";  // U+FFFD
 
 bool is_continuation(char c) {
   return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
-}
-
-bool is_printable_ascii(unsigned char c) {
-  return c >= 0x20 && c < 0x7f;
 }
 
 }  // namespace
@@ -61,150 +54,56 @@ PlainOutput::PlainOutput(std::size_t head_bytes, std::size_t tail_bytes)
     : kept_(head_bytes, tail_bytes) {}
 
 void PlainOutput::feed(std::string_view raw) {
-  std::size_t i = 0;
-  while (i < raw.size()) {
-    // The common case, a run of printable ASCII, goes to the line in one piece.
-    if (state_ == State::kGround && !decoder_.pending() &&
-        is_printable_ascii(static_cast<unsigned char>(raw[i]))) {
-      std::size_t run = i + 1;
-      while (run < raw.size() && is_printable_ascii(static_cast<unsigned char>(raw[run]))) ++run;
-      std::string_view text = raw.substr(i, run - i);
-      if (cr_pending_) {
-        line_.clear();
-        cr_pending_ = false;
-      }
-      while (!text.empty()) {
-        if (line_.size() == kMaxPlainLineBytes) {
-          kept_.append(line_);
-          line_.clear();
-        }
-        std::size_t take = std::min(text.size(), kMaxPlainLineBytes - line_.size());
-        line_ += text.substr(0, take);
-        text.remove_prefix(take);
-      }
-      i = run;
-      continue;
-    }
-    byte(static_cast<unsigned char>(raw[i++]));
-  }
+  // The parser sees whole valid characters; an invalid stretch is one U+FFFD when it
+  // falls in text and is dropped inside a sequence, where the parser would drop it.
+  utf8_.feed(
+      raw, [this](std::string_view run) { parser_.feed(run); },
+      [this](unsigned char, std::size_t) {
+        if (parser_.state() == VtParser::State::kGround) append_text(kReplacement);
+      });
 }
 
-void PlainOutput::byte(unsigned char c) {
-  switch (state_) {
-    case State::kGround:
-      if (c == kEsc || c < 0x20 || c == kDel) {
-        flush_broken_character();
-        if (c == kEsc) {
-          state_ = State::kEscape;
-        } else {
-          control(c);
-        }
-        return;
-      }
-      switch (decoder_.feed(c)) {
-        case Utf8Decoder::Step::kMore:
-          return;
-        case Utf8Decoder::Step::kChar: {
-          std::uint32_t cp = decoder_.code_point();
-          if (cp >= 0x80 && cp <= 0x9f) return;  // a C1 control
-          std::string utf8;
-          append_utf8(utf8, cp);
-          character(utf8);
-          return;
-        }
-        case Utf8Decoder::Step::kRetry:  // a character cut short; this byte starts afresh
-          character(kReplacement);
-          byte(c);
-          return;
-        case Utf8Decoder::Step::kInvalid:
-          character(kReplacement);
-          return;
-      }
-      return;
-    case State::kEscape:
-      if (c == '[') {
-        state_ = State::kCsi;
-      } else if (c == ']') {
-        state_ = State::kOsc;
-      } else if (c == 'P' || c == 'X' || c == '^' || c == '_') {
-        state_ = State::kString;
-      } else if (c >= 0x20 && c <= 0x2f) {
-        state_ = State::kIntermediate;
-      } else if (c == kCan || c == kSub || (c >= 0x30 && c < 0x7f)) {
-        state_ = State::kGround;  // a two-byte sequence (ESC 7, ESC =, ESC M...) or cancelled
-      } else if (c >= 0x80) {
-        state_ = State::kGround;
-        byte(c);
-      } else if (c != kEsc && c != kDel) {
-        control(c);  // a VT parser executes C0 controls inside a sequence
-      }
-      return;
-    case State::kIntermediate:
-    case State::kCsi: {
-      bool intermediate = state_ == State::kIntermediate;
-      bool final = intermediate ? (c >= 0x30 && c < 0x7f) : (c >= 0x40 && c < 0x7f);
-      if (final || c == kCan || c == kSub) {
-        state_ = State::kGround;
-      } else if (c == kEsc) {
-        state_ = State::kEscape;
-      } else if (c >= 0x80) {
-        state_ = State::kGround;
-        byte(c);
-      } else if (c < 0x20) {
-        control(c);
-      }
-      return;
-    }
-    case State::kOsc:
-    case State::kString:
-      if (c == kEsc) {
-        state_ = State::kStringEscape;
-      } else if (c == kCan || c == kSub || (c == kBel && state_ == State::kOsc)) {
-        state_ = State::kGround;
-      }
-      return;
-    case State::kStringEscape:
-      if (c == '\\') {
-        state_ = State::kGround;
-      } else {
-        state_ = State::kEscape;  // the ESC began a new sequence; the string was cut off
-        byte(c);
-      }
-      return;
-  }
+void PlainOutput::Reader::print(std::span<const char32_t> run) {
+  utf8_.clear();
+  for (char32_t cp : run) append_utf8(utf8_, static_cast<std::uint32_t>(cp));
+  out_.append_text(utf8_);
 }
 
-void PlainOutput::control(unsigned char c) {
-  if (c == '\n') {
-    line_.push_back('\n');
-    kept_.append(line_);
-    line_.clear();
-    cr_pending_ = false;
-  } else if (c == '\r') {
-    cr_pending_ = true;
-  } else if (c == '\t') {
-    character("\t");
-  } else if (c == '\b') {
-    backspace();
-  }
-}
-
-void PlainOutput::character(std::string_view utf8) {
+// Whole UTF-8 characters onto the line; a full line goes on to kept_, cut between
+// characters.
+void PlainOutput::append_text(std::string_view utf8) {
   if (cr_pending_) {
     line_.clear();
     cr_pending_ = false;
   }
-  if (line_.size() + utf8.size() > kMaxPlainLineBytes) {
-    kept_.append(line_);
-    line_.clear();
+  while (!utf8.empty()) {
+    std::size_t take = std::min(utf8.size(), kMaxPlainLineBytes - line_.size());
+    while (take > 0 && take < utf8.size() && is_continuation(utf8[take])) --take;
+    if (take == 0) {
+      kept_.append(line_);
+      line_.clear();
+      continue;
+    }
+    line_ += utf8.substr(0, take);
+    utf8.remove_prefix(take);
   }
-  line_ += utf8;
 }
 
-void PlainOutput::flush_broken_character() {
-  if (!decoder_.pending()) return;
-  decoder_.reset();
-  character(kReplacement);
+// C0 and C1 controls, in text or inside a sequence: only LF, CR, TAB and BS leave a
+// trace in the text.
+void PlainOutput::control(char32_t code) {
+  if (code == '\n') {
+    line_.push_back('\n');
+    kept_.append(line_);
+    line_.clear();
+    cr_pending_ = false;
+  } else if (code == '\r') {
+    cr_pending_ = true;
+  } else if (code == '\t') {
+    append_text("\t");
+  } else if (code == '\b') {
+    backspace();
+  }
 }
 
 void PlainOutput::backspace() {

@@ -6,92 +6,64 @@
 namespace wharf::core {
 namespace {
 
-constexpr char kEsc = '\x1b';
-constexpr char kBel = '\x07';
-constexpr char kEnq = '\x05';  // asks for the answerback message
+using State = VtParser::State;
 
-bool cancels(char c) {
-  return c == '\x18' || c == '\x1a';  // CAN, SUB
-}
-bool is_final(char c) {
-  return c >= 0x40 && c <= 0x7e;
-}
-bool is_intermediate(char c) {
-  return c >= 0x20 && c <= 0x2f;
-}
-bool is_parameter(char c) {
-  return c >= 0x30 && c <= 0x3f;
-}
-bool is_c0(char c) {
-  return static_cast<unsigned char>(c) < 0x20;
+constexpr unsigned char kEsc = 0x1b;
+constexpr unsigned char kEnq = 0x05;  // asks for the answerback message
+constexpr unsigned char kC1Lead = 0xc2;
+
+// C2 80..9F is U+0080..U+009F, a C1 control.
+bool is_c1_second(unsigned char c) {
+  return c >= 0x80 && c <= 0x9f;
 }
 
-// A control inside a sequence is executed at once by the terminal, as if it came first.
-void execute(char c, std::string& out) {
-  if (c != kEnq) out += c;
+// The bytes that matter in text: everything else stays text whatever follows.
+bool matters_in_text(unsigned char c) {
+  return c == kEsc || c == kEnq || c == kC1Lead;
 }
 
-// The first parameter of a CSI or OSC (0 when empty or not a number).
-int first_number(std::string_view params) {
-  int n = 0;
-  for (char c : params) {
-    if (c < '0' || c > '9') break;
-    n = std::min(n * 10 + (c - '0'), 100000);
+// The bytes that may end a string (or, once it ended, matter in the text after it).
+bool matters_in_string(unsigned char c) {
+  return matters_in_text(c) || c == 0x07 || c == 0x18 || c == 0x1a;
+}
+
+bool is_string(State s) {
+  switch (s) {
+    case State::kOscString:
+    case State::kDcsPassthrough:
+    case State::kDcsIgnore:
+    case State::kSosPmApcString:
+      return true;
+    default:
+      return false;
   }
-  return n;
 }
 
 // XTWINOPS that produce a report; the others (title stack, moves, resizes) are harmless.
-bool is_window_report(int op) {
+bool is_window_report(std::int32_t op) {
   constexpr std::array kReports{11, 13, 14, 15, 16, 18, 19, 20, 21};
   return std::find(kReports.begin(), kReports.end(), op) != kReports.end();
 }
 
-struct Csi {
-  char prefix = 0;  // one of < = > ?, or 0
-  std::string_view params;
-  std::string intermediates;
-  char final = 0;
-};
-
-// `seq` is a whole CSI: ESC [ ... final.
-Csi parse_csi(std::string_view seq) {
-  Csi csi;
-  csi.final = seq.back();
-  std::string_view body = seq.substr(2, seq.size() - 3);
-  if (!body.empty() && body.front() >= '<' && body.front() <= '?') {
-    csi.prefix = body.front();
-    body.remove_prefix(1);
+bool is_query(const VtParams& params, VtCollect collect, char f) {
+  switch (collect) {
+    case 0:  // DA1, DSR/CPR, DECREQTPARM, window reports
+      return f == 'c' || f == 'n' || f == 'x' || (f == 't' && is_window_report(params[0]));
+    case vt_collect(">"):  // DA2, XTVERSION
+      return f == 'c' || f == 'q';
+    case vt_collect("="):  // DA3
+      return f == 'c';
+    case vt_collect("?"):  // DECXCPR and other DSRs, kitty keyboard flags, XTQMODKEYS, XTSMGRAPHICS
+      return f == 'n' || f == 'u' || f == 'm' || f == 'S';
+    case vt_collect("$"):  // DECRQM (ANSI modes), DECRQPSR
+      return f == 'p' || f == 'w';
+    case vt_collect("?$"):  // DECRQM (DEC modes)
+      return f == 'p';
+    case vt_collect("*"):  // DECRQCRA
+      return f == 'y';
+    default:
+      return false;
   }
-  std::size_t i = 0;
-  while (i < body.size() && is_parameter(body[i])) ++i;
-  csi.params = body.substr(0, i);
-  for (char c : body.substr(i))
-    if (is_intermediate(c)) csi.intermediates += c;
-  return csi;
-}
-
-bool is_query(const Csi& csi) {
-  const char f = csi.final;
-  if (csi.intermediates.empty()) {
-    switch (csi.prefix) {
-      case 0:  // DA1, DSR/CPR, DECREQTPARM, window reports
-        return f == 'c' || f == 'n' || f == 'x' ||
-               (f == 't' && is_window_report(first_number(csi.params)));
-      case '>':  // DA2, XTVERSION
-        return f == 'c' || f == 'q';
-      case '=':  // DA3
-        return f == 'c';
-      case '?':  // DECXCPR and other DSRs, kitty keyboard flags, XTQMODKEYS, XTSMGRAPHICS
-        return f == 'n' || f == 'u' || f == 'm' || f == 'S';
-      default:
-        return false;
-    }
-  }
-  if (csi.intermediates == "$")  // DECRQM (ANSI and DEC modes), DECRQPSR
-    return (f == 'p' && (csi.prefix == 0 || csi.prefix == '?')) || (f == 'w' && csi.prefix == 0);
-  if (csi.intermediates == "*") return f == 'y' && csi.prefix == 0;  // DECRQCRA
-  return false;
 }
 
 // OSC numbers whose "?" form asks for a colour: palette, special colours, dynamic colours.
@@ -99,252 +71,257 @@ bool is_colour_osc(int number) {
   return number == 4 || number == 5 || (number >= 10 && number <= 19);
 }
 
+// A whole OSC payload that asks something or touches the clipboard. OSC 4;1;? asks,
+// OSC 4;1;rgb:ff/00/00 sets: only the asking form is a query.
+bool osc_is_query(std::string_view payload) {
+  std::size_t digits = 0;
+  int number = 0;
+  while (digits < payload.size() && digits < 6 && payload[digits] >= '0' && payload[digits] <= '9')
+    number = number * 10 + (payload[digits++] - '0');
+  if (digits == payload.size() || payload[digits] != ';') return false;
+  return number == 52 || (is_colour_osc(number) && payload.find('?') != std::string_view::npos);
+}
+
 }  // namespace
+
+void QueryFilter::Judge::esc_dispatch(VtCollect collect, char final_byte) {
+  if (collect != 0) return;
+  if (final_byte == 'Z') filter_.query_ = true;  // DECID: an old way to ask for DA
+  if (final_byte == '\\' && filter_.drop_st_) filter_.query_ = true;
+}
+
+void QueryFilter::Judge::csi_dispatch(const VtParams& params, VtCollect collect, char final_byte) {
+  if (is_query(params, collect, final_byte)) {
+    filter_.query_ = true;
+    return;
+  }
+  if (collect == vt_collect("?") && (final_byte == 'h' || final_byte == 'l')) {
+    for (int i = 0; i < params.size(); ++i) {
+      std::int32_t mode = params[i];
+      if (mode == 47 || mode == 1047 || mode == 1049) filter_.alternate_screen_ = final_byte == 'h';
+    }
+  }
+}
+
+void QueryFilter::Judge::osc_end(std::string_view payload, bool complete) {
+  filter_.string_ended_ = true;
+  // A withheld OSC (a colour one, or one ended before its number was read) is judged
+  // whole; a cancelled or overlong one asks nothing.
+  if (filter_.fate_ == Fate::kHeld && complete && osc_is_query(payload)) filter_.query_ = true;
+}
+
+void QueryFilter::reset() {
+  parser_.reset();
+  held_.clear();
+  fate_ = Fate::kPass;
+  body_at_ = 0;
+  colour_osc_ = false;
+  drop_st_ = false;
+  c2_pending_ = false;
+  alternate_screen_ = false;
+}
 
 void QueryFilter::filter(std::string_view bytes, std::string& out) {
   out.reserve(out.size() + bytes.size());
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
   std::size_t i = 0;
+  if (c2_pending_ && !bytes.empty()) {
+    c2_pending_ = false;
+    if (is_c1_second(data[0])) {
+      const char pair[2] = {static_cast<char>(kC1Lead), bytes[0]};
+      unit(std::string_view(pair, 2), out);
+      i = 1;
+    } else {
+      const char lead = static_cast<char>(kC1Lead);
+      unit(std::string_view(&lead, 1), out);
+    }
+  }
   while (i < bytes.size()) {
-    if (state_ == State::kText) {
-      // Plain text goes out in runs; only ESC and ENQ need a look.
-      std::size_t end = i;
-      while (end < bytes.size() && bytes[end] != kEsc && bytes[end] != kEnq) ++end;
+    State state = parser_.state();
+    if (state == State::kGround) {
+      // Text goes out in runs, unparsed: only ESC, ENQ and a C1 control can matter.
+      const unsigned char* next = std::find_if(data + i, data + bytes.size(), matters_in_text);
+      auto end = static_cast<std::size_t>(next - data);
       out.append(bytes.substr(i, end - i));
       i = end;
       if (i == bytes.size()) break;
-    }
-    if (step(bytes[i], out)) ++i;
-  }
-}
-
-bool QueryFilter::step(char c, std::string& out) {
-  switch (state_) {
-    case State::kText:
-      if (c == kEsc) {
-        held_.assign(1, kEsc);
-        state_ = State::kEscape;
-      } else if (c != kEnq) {
-        out += c;
-      }
-      return true;
-
-    case State::kEscape:
-      if (c == '[' || c == ']' || c == 'P') {
-        held_ += c;
-        state_ = c == '[' ? State::kCsi : c == ']' ? State::kOscNumber : State::kDcsHead;
-      } else if (c == 'Z') {  // DECID: an old way to ask for DA
-        held_.clear();
-        state_ = State::kText;
-      } else if (c == 'X' || c == '^' || c == '_') {  // SOS, PM, APC: never queries
-        out += held_;
-        out += c;
-        held_.clear();
-        enter_string(false, false);
-      } else if (c == kEsc) {
-        out += held_;  // a lone ESC: the second one starts again
-      } else if (cancels(c)) {
-        out += held_;
-        out += c;
-        held_.clear();
-        state_ = State::kText;
-      } else if (is_c0(c)) {
-        execute(c, out);
-      } else {
-        out += held_;
-        out += c;
-        held_.clear();
-        state_ = is_intermediate(c) ? State::kEscapeIntermediate : State::kText;
-      }
-      return true;
-
-    case State::kEscapeIntermediate:
-      if (c == kEsc) {
-        held_.assign(1, kEsc);
-        state_ = State::kEscape;
-        return true;
-      }
-      out += c;
-      if (!is_intermediate(c) && !is_c0(c)) state_ = State::kText;
-      if (cancels(c)) state_ = State::kText;
-      return true;
-
-    case State::kCsi:
-      if (is_final(c)) {
-        held_ += c;
-        end_csi(out);
-      } else if (c == kEsc) {
-        out += held_;  // cut short: the terminal abandons it too
-        held_.assign(1, kEsc);
-        state_ = State::kEscape;
-      } else if (cancels(c) || static_cast<unsigned char>(c) >= 0x80) {
-        out += held_;
-        out += c;
-        held_.clear();
-        state_ = State::kText;
-      } else if (is_c0(c)) {
-        execute(c, out);
-      } else {
-        held_ += c;
-        if (held_.size() > kMaxHeld) {
-          out += held_;
-          held_.clear();
-          state_ = State::kCsiPass;
-        }
-      }
-      return true;
-
-    case State::kCsiPass:
-      if (c == kEsc) {
-        held_.assign(1, kEsc);
-        state_ = State::kEscape;
-        return true;
-      }
-      out += c;
-      if (is_final(c) || cancels(c)) state_ = State::kText;
-      return true;
-
-    case State::kOscNumber:
-      if (c >= '0' && c <= '9' && held_.size() < 8) {
-        held_ += c;
-        return true;
-      }
-      if (c == ';') {
-        const int number = first_number(std::string_view(held_).substr(2));
-        held_ += c;
-        if (number == 52) {
-          held_.clear();
-          enter_string(true, true);
-        } else if (is_colour_osc(number)) {
-          state_ = State::kOscHeld;
-        } else {
-          out += held_;
-          held_.clear();
-          enter_string(false, true);
-        }
-        return true;
-      }
-      // No number or no ';' (OSC 104 BEL resets colours): not a query; the rest of the
-      // string, terminator included, goes out as it is.
-      out += held_;
-      held_.clear();
-      enter_string(false, true);
-      return false;
-
-    case State::kOscHeld:
-      if (c == kBel) {
-        held_ += c;
-        end_osc_held(out);
-      } else if (c == kEsc) {
-        string_state_ = State::kOscHeld;
-        state_ = State::kStringEscape;
-      } else if (cancels(c)) {
-        out += held_;
-        out += c;
-        held_.clear();
-        state_ = State::kText;
-      } else {
-        held_ += c;
-        if (held_.size() > kMaxHeld) {  // a long palette set, not a query
-          out += held_;
-          held_.clear();
-          enter_string(false, true);
-        }
-      }
-      return true;
-
-    case State::kDcsHead:
-      if (is_final(c)) {
-        held_ += c;
-        Csi head = parse_csi(held_);  // same shape: ESC P params intermediates final
-        if (c == 'q' && head.prefix == 0 &&
-            (head.intermediates == "$" || head.intermediates == "+")) {  // DECRQSS, XTGETTCAP
-          held_.clear();
-          enter_string(true, true);
-        } else {
-          out += held_;
-          held_.clear();
-          enter_string(false, false);
-        }
-      } else if (c == kEsc) {
-        out += held_;
-        held_.assign(1, kEsc);
-        state_ = State::kEscape;
-      } else if (cancels(c)) {
-        out += held_;
-        out += c;
-        held_.clear();
-        state_ = State::kText;
-      } else if (is_c0(c)) {
-        execute(c, out);
-      } else {
-        held_ += c;
-        if (held_.size() > kMaxHeld) {
-          out += held_;
-          held_.clear();
-          enter_string(false, false);
-        }
-      }
-      return true;
-
-    case State::kString:
-      if (c == kEsc) {
-        string_state_ = State::kString;
-        state_ = State::kStringEscape;
-        return true;
-      }
-      if (!string_drop_) out += c;
-      if ((c == kBel && string_bel_ends_) || cancels(c)) state_ = State::kText;
-      return true;
-
-    case State::kStringEscape:
-      if (c == '\\') {  // ST: the string ends here
-        if (string_state_ == State::kOscHeld) {
-          held_ += "\x1b\\";
-          end_osc_held(out);
-        } else {
-          if (!string_drop_) out += "\x1b\\";
-          state_ = State::kText;
-        }
-        return true;
-      }
-      // Any other byte: the ESC ended the string and begins a new sequence.
-      if (string_state_ == State::kOscHeld) end_osc_held(out);
-      held_.assign(1, kEsc);
-      state_ = State::kEscape;
-      return false;
-  }
-  return true;
-}
-
-void QueryFilter::end_csi(std::string& out) {
-  Csi csi = parse_csi(held_);
-  if (!is_query(csi)) {
-    if (csi.prefix == '?' && csi.intermediates.empty() && (csi.final == 'h' || csi.final == 'l')) {
-      std::string_view params = csi.params;
-      while (!params.empty()) {
-        std::size_t semi = params.find(';');
-        int mode = first_number(params.substr(0, semi));
-        if (mode == 47 || mode == 1047 || mode == 1049) alternate_screen_ = csi.final == 'h';
-        params = semi == std::string_view::npos ? std::string_view() : params.substr(semi + 1);
+    } else if (fate_ != Fate::kHeld && is_string(state)) {
+      // A string already judged streams through the parser up to what may end it.
+      const unsigned char* next = std::find_if(data + i, data + bytes.size(), matters_in_string);
+      auto end = static_cast<std::size_t>(next - data);
+      if (end > i) {
+        std::string_view run = bytes.substr(i, end - i);
+        parser_.feed(run);
+        append(run, out);
+        i = end;
+        // An SOS, PM or APC string ends at a character it cannot hold; what followed it
+        // was text, and went out as this string did (only dropped strings cannot end so).
+        if (parser_.state() == State::kGround) finish(out);
+        continue;
       }
     }
-    out += held_;
+    if (data[i] == kC1Lead) {
+      if (i + 1 == bytes.size()) {  // judged with the next feed's first byte
+        c2_pending_ = true;
+        break;
+      }
+      std::size_t n = is_c1_second(data[i + 1]) ? 2 : 1;
+      unit(bytes.substr(i, n), out);
+      i += n;
+    } else {
+      unit(bytes.substr(i, 1), out);
+      ++i;
+    }
+  }
+}
+
+void QueryFilter::unit(std::string_view bytes, std::string& out) {
+  const State before = parser_.state();
+  const auto first = static_cast<unsigned char>(bytes[0]);
+  const bool c1 = bytes.size() == 2;
+  if (before == State::kGround) {
+    if (first == kEnq) return;  // answered by the daemon; a terminal has no business with it
+    if (first != kEsc && !c1) {
+      out += bytes;  // text (a lone C2, with what follows it)
+      return;
+    }
+  }
+  executed_ = false;
+  query_ = false;
+  string_ended_ = false;
+  parser_.feed(bytes);
+  const State after = parser_.state();
+
+  // ESC and the C1 introducers start a new sequence from any state, ending the one under
+  // way (the terminator of a string, or the abandonment of anything else).
+  if (first == kEsc || (c1 && after != State::kGround)) {
+    bool drop_st = false;
+    if (before != State::kGround) drop_st = finish(out) == Fate::kDrop && string_ended_;
+    drop_st_ = drop_st;
+    held_.assign(bytes);
+    fate_ = Fate::kHeld;
+    colour_osc_ = false;
+    body_at_ = held_.size();
+    classify(out);
+    return;
+  }
+  if (before == State::kGround) {
+    out += bytes;  // a C1 control executed in text
+    return;
+  }
+  if (after == State::kGround) {  // the unit ends the sequence
+    append(bytes, out);
+    finish(out);
+    return;
+  }
+  if (executed_) {  // a C0 control the terminal executes at once, inside the sequence
+    if (first != kEnq) out += bytes;
+    return;
+  }
+  append(bytes, out);
+  if (fate_ != Fate::kHeld) return;
+  if (after != before && (after == State::kOscString || after == State::kDcsEntry))
+    body_at_ = held_.size();
+  classify(out);
+}
+
+void QueryFilter::append(std::string_view bytes, std::string& out) {
+  if (fate_ == Fate::kHeld) {
+    held_ += bytes;
+  } else if (fate_ == Fate::kPass) {
+    out += bytes;
+  }
+}
+
+// Decides a withheld sequence as soon as where the parser stands tells enough.
+void QueryFilter::classify(std::string& out) {
+  if (fate_ != Fate::kHeld) return;
+  switch (parser_.state()) {
+    case State::kOscString:
+      if (!colour_osc_) classify_osc(out);
+      break;
+    case State::kDcsPassthrough:
+      classify_dcs(out);
+      break;
+    case State::kDcsIgnore:
+    case State::kSosPmApcString:
+      pass(out);  // never queries
+      break;
+    default:
+      break;
+  }
+  if (fate_ == Fate::kHeld && held_.size() >= kMaxHeld) pass(out);  // too long for a query
+}
+
+// An OSC is judged by its number: 52 (clipboard) goes, a colour OSC waits for its end,
+// any other passes.
+void QueryFilter::classify_osc(std::string& out) {
+  std::size_t digits = 0;
+  int number = 0;
+  for (char c : std::string_view(held_).substr(body_at_)) {
+    if (static_cast<unsigned char>(c) < 0x20) continue;  // the parser ignores these here
+    if (c >= '0' && c <= '9' && digits < 6) {
+      number = number * 10 + (c - '0');
+      ++digits;
+      continue;
+    }
+    if (c != ';') {
+      pass(out);  // no number, or not one of ours (OSC 104 BEL resets colours)
+    } else if (number == 52) {
+      drop();
+    } else if (is_colour_osc(number)) {
+      colour_osc_ = true;
+    } else {
+      pass(out);
+    }
+    return;
+  }
+}
+
+// A DCS is judged when its head (parameters, intermediates, final) is complete: DECRQSS
+// (DCS $ q) and XTGETTCAP (DCS + q) go, any other passes.
+void QueryFilter::classify_dcs(std::string& out) {
+  std::string_view head = std::string_view(held_).substr(body_at_);
+  bool prefix = false;
+  bool first = true;
+  std::string intermediates;
+  for (char c : head.substr(0, head.size() - 1)) {
+    auto b = static_cast<unsigned char>(c);
+    if (b < 0x20 || b == 0x7f) continue;  // ignored by the parser in a DCS head
+    if (first && b >= '<' && b <= '?') prefix = true;
+    first = false;
+    if (b <= 0x2f) intermediates += c;
+  }
+  if (!head.empty() && head.back() == 'q' && !prefix &&
+      (intermediates == "$" || intermediates == "+")) {
+    drop();
+  } else {
+    pass(out);
+  }
+}
+
+void QueryFilter::pass(std::string& out) {
+  out += held_;
+  held_.clear();
+  fate_ = Fate::kPass;
+}
+
+void QueryFilter::drop() {
+  held_.clear();
+  fate_ = Fate::kDrop;
+}
+
+// The sequence under way is over; returns what became of it.
+QueryFilter::Fate QueryFilter::finish(std::string& out) {
+  Fate fate = fate_;
+  if (fate == Fate::kHeld) {
+    fate = query_ ? Fate::kDrop : Fate::kPass;
+    if (fate == Fate::kPass) out += held_;
   }
   held_.clear();
-  state_ = State::kText;
-}
-
-void QueryFilter::end_osc_held(std::string& out) {
-  // OSC 4;1;? asks, OSC 4;1;rgb:ff/00/00 sets: only the asking form is removed.
-  if (held_.find('?') == std::string::npos) out += held_;
-  held_.clear();
-  state_ = State::kText;
-}
-
-void QueryFilter::enter_string(bool drop, bool bel_ends) {
-  string_drop_ = drop;
-  string_bel_ends_ = bel_ends || drop;
-  state_ = State::kString;
+  fate_ = Fate::kPass;
+  colour_osc_ = false;
+  return fate;
 }
 
 }  // namespace wharf::core

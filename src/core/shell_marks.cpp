@@ -1,5 +1,6 @@
 #include "core/shell_marks.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace wharf::core {
@@ -7,136 +8,124 @@ namespace {
 
 constexpr unsigned char kEscByte = 0x1b;
 constexpr unsigned char kBel = 0x07;
-constexpr unsigned char kCan = 0x18;  // CAN and SUB cancel a sequence in a VT parser
-constexpr unsigned char kSub = 0x1a;
+constexpr unsigned char kSt8 = 0x9c;   // the last byte of U+009C (ST) in UTF-8
+constexpr unsigned char kOsc8 = 0x9d;  // the last byte of U+009D (OSC) in UTF-8
+constexpr unsigned char kC1Lead = 0xc2;
 constexpr std::string_view kPrefix = "133;";
-constexpr int kMaxCodeDigits = 9;  // fits an int
+constexpr std::size_t kMaxCodeDigits = 9;  // fits an int
+
+// The bytes after which the scanner looks at where the parser stands: an OSC can only
+// end at BEL, ESC or U+009C, and only begin at ESC ] (the ']' is fed alone) or U+009D.
+// A feed also ends after C2, the lead byte of every C1 control: the parser's text loop
+// prints ASCII that follows an unfinished lead byte without abandoning it, so C2 'A' 9D
+// would open an OSC in one feed (not in xterm.js, nor when cut after the C2).
+bool is_boundary(unsigned char c) {
+  return c == kBel || c == kEscByte || c == kSt8 || c == kOsc8 || c == kC1Lead;
+}
+
+// `payload` (an OSC's text) read as a 133 mark, offsets left for the caller.
+std::optional<ShellMark> parse_mark(std::string_view payload) {
+  if (payload.size() > kMaxMarkBytes || payload.size() <= kPrefix.size() ||
+      !payload.starts_with(kPrefix))
+    return std::nullopt;
+  MarkKind kind;
+  switch (payload[kPrefix.size()]) {
+    case 'A':
+      kind = MarkKind::kPromptStart;
+      break;
+    case 'B':
+      kind = MarkKind::kCommandStart;
+      break;
+    case 'C':
+      kind = MarkKind::kOutputStart;
+      break;
+    case 'D':
+      kind = MarkKind::kCommandEnd;
+      break;
+    default:
+      return std::nullopt;
+  }
+  std::string_view rest = payload.substr(kPrefix.size() + 1);
+  if (!rest.empty() && rest.front() != ';') return std::nullopt;  // "133;AB" is no mark
+  std::optional<int> exit_code;
+  if (kind == MarkKind::kCommandEnd && !rest.empty()) {
+    rest.remove_prefix(1);
+    std::string_view code = rest.substr(0, rest.find(';'));
+    if (!code.empty() && code.size() <= kMaxCodeDigits &&
+        std::all_of(code.begin(), code.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      int n = 0;
+      for (char c : code) n = n * 10 + (c - '0');
+      exit_code = n;
+    }
+  }
+  return ShellMark{kind, exit_code, 0, 0};
+}
 
 }  // namespace
 
 void ShellMarkScanner::feed(std::string_view chunk, std::vector<ShellMark>& out) {
+  out_ = &out;
   // A sequence under way began in an earlier chunk.
-  begin_ = 0;
   esc_at_ = 0;
-  const char* data = chunk.data();
-  std::size_t size = chunk.size();
+  osc_begin_ = 0;
+  if (awaiting_st_) awaiting_st_->begin = 0;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(chunk.data());
   std::size_t i = 0;
-  while (i < size) {
-    if (state_ == State::kGround) {
-      const void* esc = std::memchr(data + i, kEscByte, size - i);
-      if (esc == nullptr) return;
-      i = static_cast<std::size_t>(static_cast<const char*>(esc) - data);
-      begin_ = i++;
-      state_ = State::kEscape;
-      continue;
+  while (i < chunk.size()) {
+    VtParser::State before = parser_.state();
+    if (before == VtParser::State::kGround && last_fed_ != kC1Lead) {
+      // Text is not fed: only ESC or a C1 control (its lead byte C2) can leave the ground
+      // state, and the parser needs no character of the text before them.
+      std::size_t stop = chunk.size();
+      if (const void* esc = std::memchr(bytes + i, kEscByte, stop - i))
+        stop = static_cast<std::size_t>(static_cast<const unsigned char*>(esc) - bytes);
+      if (const void* c1 = std::memchr(bytes + i, kC1Lead, stop - i))
+        stop = static_cast<std::size_t>(static_cast<const unsigned char*>(c1) - bytes);
+      i = stop;
+      if (i == chunk.size()) break;
     }
-    auto c = static_cast<unsigned char>(data[i++]);
-    switch (state_) {
-      case State::kGround:
-        break;
-      case State::kEscape:
-        if (c == ']') {
-          start_osc(begin_);
-        } else if (c == kEscByte) {
-          begin_ = i - 1;
-        } else {
-          state_ = State::kGround;  // any other sequence: its bytes hold no ESC ] to find
-        }
-        break;
-      case State::kOsc:
-        if (c == kBel) {
-          finish(i, out);
-        } else if (c == kEscByte) {
-          esc_at_ = i - 1;
-          state_ = State::kOscEscape;
-        } else if (c == kCan || c == kSub) {
-          state_ = State::kGround;
-        } else {
-          osc_body(c);
-        }
-        break;
-      case State::kOscEscape:
-        if (c == '\\') {
-          finish(i, out);
-        } else {
-          // ESC not followed by '\' ends the OSC unfinished and starts a new sequence.
-          begin_ = esc_at_;
-          state_ = State::kEscape;
-          --i;
-        }
-        break;
+    std::size_t end = i + 1;
+    if (before != VtParser::State::kEscape) {  // after an ESC, byte by byte
+      const unsigned char* boundary = std::find_if(bytes + i, bytes + chunk.size(), is_boundary);
+      end = std::min(static_cast<std::size_t>(boundary - bytes) + 1, chunk.size());
     }
+    fed_to_ = end;
+    last_fed_ = bytes[end - 1];
+    parser_.feed(chunk.substr(i, end - i));
+
+    unsigned char previous = end >= 2 ? bytes[end - 2] : previous_chunk_;
+    if (last_fed_ == kOsc8 && previous == kC1Lead) {
+      osc_begin_ = end >= 2 ? end - 2 : 0;  // U+009D opened an OSC
+    } else if (before == VtParser::State::kEscape &&
+               parser_.state() == VtParser::State::kOscString) {
+      osc_begin_ = esc_at_;  // ESC ]
+    }
+    if (last_fed_ == kEscByte) esc_at_ = end - 1;
+    if (before == VtParser::State::kEscape) awaiting_st_.reset();  // that byte was not '\'
+    i = end;
   }
+  if (!chunk.empty()) previous_chunk_ = bytes[chunk.size() - 1];
+  out_ = nullptr;
 }
 
-void ShellMarkScanner::start_osc(std::size_t begin) {
-  state_ = State::kOsc;
-  phase_ = Phase::kPrefix;
-  prefix_matched_ = 0;
-  code_digits_ = 0;
-  code_valid_ = true;
-  code_ = 0;
-  body_bytes_ = 0;
-  begin_ = begin;
-}
-
-void ShellMarkScanner::osc_body(unsigned char c) {
-  if (phase_ == Phase::kNotAMark) return;  // skipped to its terminator, unread
-  if (++body_bytes_ > kMaxMarkBytes) {
-    phase_ = Phase::kNotAMark;
+void ShellMarkScanner::osc_end(std::string_view payload, bool complete) {
+  if (!complete) return;  // cancelled (CAN, SUB) or overlong
+  std::optional<ShellMark> mark = parse_mark(payload);
+  if (!mark) return;
+  mark->begin = osc_begin_;
+  if (last_fed_ == kEscByte) {  // ST, if the next byte is '\'
+    awaiting_st_ = mark;
     return;
   }
-  switch (phase_) {
-    case Phase::kPrefix:
-      if (c != static_cast<unsigned char>(kPrefix[prefix_matched_])) {
-        phase_ = Phase::kNotAMark;
-      } else if (static_cast<std::size_t>(++prefix_matched_) == kPrefix.size()) {
-        phase_ = Phase::kLetter;
-      }
-      break;
-    case Phase::kLetter:
-      phase_ = Phase::kAfterLetter;
-      if (c == 'A') {
-        kind_ = MarkKind::kPromptStart;
-      } else if (c == 'B') {
-        kind_ = MarkKind::kCommandStart;
-      } else if (c == 'C') {
-        kind_ = MarkKind::kOutputStart;
-      } else if (c == 'D') {
-        kind_ = MarkKind::kCommandEnd;
-      } else {
-        phase_ = Phase::kNotAMark;
-      }
-      break;
-    case Phase::kAfterLetter:
-      if (c != ';') {
-        phase_ = Phase::kNotAMark;  // "133;AB" is no mark
-      } else {
-        phase_ = kind_ == MarkKind::kCommandEnd ? Phase::kCode : Phase::kParams;
-      }
-      break;
-    case Phase::kCode:
-      if (c == ';') {
-        phase_ = Phase::kParams;
-      } else if (c >= '0' && c <= '9' && code_digits_ < kMaxCodeDigits) {
-        code_ = code_ * 10 + (c - '0');
-        ++code_digits_;
-      } else {
-        code_valid_ = false;
-      }
-      break;
-    case Phase::kParams:
-    case Phase::kNotAMark:
-      break;
-  }
+  mark->end = fed_to_;  // just past the BEL or U+009C
+  out_->push_back(*mark);
 }
 
-void ShellMarkScanner::finish(std::size_t end, std::vector<ShellMark>& out) {
-  state_ = State::kGround;
-  if (phase_ != Phase::kAfterLetter && phase_ != Phase::kCode && phase_ != Phase::kParams) return;
-  std::optional<int> exit_code;
-  if (kind_ == MarkKind::kCommandEnd && code_valid_ && code_digits_ > 0) exit_code = code_;
-  out.push_back(ShellMark{kind_, exit_code, end, begin_});
+void ShellMarkScanner::esc_dispatch(VtCollect collect, char final_byte) {
+  if (!awaiting_st_ || collect != 0 || final_byte != '\\') return;
+  awaiting_st_->end = fed_to_;
+  out_->push_back(*awaiting_st_);
+  awaiting_st_.reset();
 }
 
 }  // namespace wharf::core

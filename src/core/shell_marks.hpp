@@ -5,21 +5,30 @@
 //   ESC ] 133 ; A  prompt starts      ESC ] 133 ; C  the command's output starts
 //   ESC ] 133 ; B  command line starts ESC ] 133 ; D [; exit code]  the command ended
 //
-// each terminated by BEL or ESC \, with any further ";params" ignored.
+// each terminated by BEL or ST (ESC \, or the 8-bit ST U+009C), with any further
+// ";params" ignored. The output is cut into sequences by the screen's own tokenizer
+// (core::VtParser), so a mark is found exactly where the screen sees an OSC 133, and
+// only there (an 8-bit OSC, U+009D, opens one too; an ESC that is not the start of ST
+// ends the OSC unfinished, and the mark is ignored).
 //
-// Invariants: the scanner sees every byte of every session's output, so it keeps a
-// constant few bytes of state, buffers nothing, finds ESC with memchr and passes over
-// anything that is not a 133 mark (other OSCs, CSI, text) without storing it. A sequence
-// may be split across chunks at any byte. A malformed or overlong (kMaxMarkBytes) mark
-// is ignored, like the rest of what it cannot read: the scanner never fails. A mark is
-// reported in the chunk where its terminator arrives.
+// Invariants: the scanner sees every byte of every session's output, so its memory is
+// constant: the parser's buffers (an OSC payload is kept up to VtParser::kMaxOscBytes,
+// a DCS payload up to kMaxDcsBytes, a run of text up to a few KiB) and a mark waiting for
+// the '\' of its ST; nothing else is stored. Text is passed over with memchr, not fed to
+// the parser: in the ground state only ESC or a C1 control (lead byte C2) can start a
+// sequence. A sequence may be split across chunks at any byte. A malformed or overlong
+// (kMaxMarkBytes) mark is ignored, like the rest of what it cannot read: the scanner never fails. A
+// mark is reported in the chunk where its terminator arrives.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
+
+#include "core/vt_parser.hpp"
 
 namespace wharf::core {
 
@@ -42,28 +51,48 @@ inline constexpr std::size_t kMaxMarkBytes = 256;
 
 class ShellMarkScanner {
  public:
+  ShellMarkScanner() = default;
+  ShellMarkScanner(const ShellMarkScanner&) = delete;  // the parser points at this object
+  ShellMarkScanner& operator=(const ShellMarkScanner&) = delete;
+
   // Appends the marks completed in `chunk`, in order.
   void feed(std::string_view chunk, std::vector<ShellMark>& out);
 
  private:
-  enum class State : std::uint8_t { kGround, kEscape, kOsc, kOscEscape };
-  // How far a 133 mark's body has been read.
-  enum class Phase : std::uint8_t { kPrefix, kLetter, kAfterLetter, kCode, kParams, kNotAMark };
+  // Only OSC ends and the ST after one matter here.
+  class Finder : public VtHandler {
+   public:
+    explicit Finder(ShellMarkScanner& scanner) : scanner_(scanner) {}
+    void print_ascii(std::string_view) override {}
+    void print(std::span<const char32_t>) override {}
+    void execute(char32_t) override {}
+    void esc_dispatch(VtCollect collect, char final_byte) override {
+      scanner_.esc_dispatch(collect, final_byte);
+    }
+    void csi_dispatch(const VtParams&, VtCollect, char) override {}
+    void osc_end(std::string_view payload, bool complete) override {
+      scanner_.osc_end(payload, complete);
+    }
+    void dcs_end(const VtParams&, VtCollect, char, std::string_view, bool) override {}
 
-  void start_osc(std::size_t begin);
-  void osc_body(unsigned char c);
-  void finish(std::size_t end, std::vector<ShellMark>& out);
+   private:
+    ShellMarkScanner& scanner_;
+  };
 
-  State state_ = State::kGround;
-  Phase phase_ = Phase::kPrefix;
-  MarkKind kind_ = MarkKind::kPromptStart;
-  std::uint8_t prefix_matched_ = 0;  // bytes of "133;" seen
-  std::uint8_t code_digits_ = 0;
-  bool code_valid_ = true;
-  int code_ = 0;
-  std::size_t body_bytes_ = 0;
-  std::size_t begin_ = 0;   // where the current sequence began in this chunk
-  std::size_t esc_at_ = 0;  // where an ESC inside the OSC was, in this chunk
+  void osc_end(std::string_view payload, bool complete);
+  void esc_dispatch(VtCollect collect, char final_byte);
+
+  Finder finder_{*this};
+  VtParser parser_{finder_};
+  std::vector<ShellMark>* out_ = nullptr;  // where feed() puts marks
+  // The chunk is fed in pieces that end just after each byte a mark's offsets depend on,
+  // so when the parser reports an OSC's end, it ended at the last byte fed.
+  std::size_t fed_to_ = 0;                // offset in the chunk just past the bytes fed so far
+  unsigned char last_fed_ = 0;            // the last byte fed
+  unsigned char previous_chunk_ = 0;      // the last byte of the previous chunk
+  std::size_t esc_at_ = 0;                // the last ESC, in this chunk (0: in an earlier one)
+  std::size_t osc_begin_ = 0;             // where the OSC under way began (0: in an earlier chunk)
+  std::optional<ShellMark> awaiting_st_;  // its OSC ended with an ESC: a mark if '\' follows
 };
 
 }  // namespace wharf::core

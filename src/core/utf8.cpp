@@ -20,6 +20,18 @@ void append_utf8(std::string& out, std::uint32_t cp) {
   }
 }
 
+std::size_t utf8_incomplete_tail(std::string_view bytes) {
+  // Walk back over at most three continuation bytes to the byte that leads them.
+  std::size_t n = bytes.size();
+  for (std::size_t back = 1; back <= 4 && back <= n; ++back) {
+    auto byte = static_cast<unsigned char>(bytes[n - back]);
+    if ((byte & 0xC0) == 0x80) continue;  // a continuation byte
+    std::size_t length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1;
+    return byte >= 0xC0 && byte <= 0xF4 && length > back ? back : 0;
+  }
+  return 0;
+}
+
 Utf8Decoder::Step Utf8Decoder::feed(unsigned char byte) {
   if (needed_ != 0) {
     if (byte < lower_ || byte > upper_) {

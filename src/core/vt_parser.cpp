@@ -236,6 +236,7 @@ void VtParser::flush_text() {
 void VtParser::ground_text(const unsigned char*& p, const unsigned char* end) {
   while (p < end) {
     if (text_length_ == 0 && is_printable_ascii(*p)) {
+      utf8_.reset();  // a character cut short by ASCII is dropped, as xterm.js drops it
       const unsigned char* q = p + 1;
       while (q < end && is_printable_ascii(*q)) ++q;
       if (q == end || *q < 0x80) {
@@ -247,6 +248,7 @@ void VtParser::ground_text(const unsigned char*& p, const unsigned char* end) {
     }
     unsigned char byte = *p;
     if (byte < 0x80) {
+      utf8_.reset();  // a character cut short by ASCII is dropped, as xterm.js drops it
       if (!is_printable_ascii(byte)) break;
       text_[text_length_++] = byte;
       ++p;

@@ -1,7 +1,8 @@
 // One JSON-RPC message as one line of text. Every line wharf's MCP server sends is
 // compact JSON with no raw newline (the serializer escapes control characters inside
 // strings) and valid UTF-8 (bytes that are not are replaced with U+FFFD after
-// serializing), because stdio clients split the stream on '\n' and decode it as UTF-8.
+// serializing, as core's one UTF-8 decoder finds them, core/utf8.hpp), because stdio
+// clients split the stream on '\n' and decode it as UTF-8.
 // Text that reaches a line from outside (a method name, a tool's output) is cut at a
 // code point boundary so that a line stays far below clients' 10 MiB line limit.
 #pragma once

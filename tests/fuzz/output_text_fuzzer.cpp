@@ -50,7 +50,9 @@ std::vector<Absolute> marks_of(std::string_view input, std::size_t cut) {
     scanner.feed(chunk, marks);
     for (const ShellMark& m : marks) {
       if (m.end > chunk.size() || m.begin >= m.end) std::abort();
-      if (chunk[m.end - 1] != '\x07' && chunk[m.end - 1] != '\\') std::abort();
+      // BEL, the backslash of ST (ESC backslash), or the last byte of the 8-bit ST, U+009C.
+      if (chunk[m.end - 1] != '\x07' && chunk[m.end - 1] != '\\' && chunk[m.end - 1] != '\x9c')
+        std::abort();
       if (m.exit_code && (m.kind != MarkKind::kCommandEnd || *m.exit_code < 0)) std::abort();
       out.push_back({m.kind, m.exit_code, m.end + offset});
     }

@@ -103,10 +103,13 @@ describe('the composer\'s paste', () => {
     const n = ws.messages.length;
     ws.send({ type: 'paste', text: `echo held\x1b[201~\rtouch ${marker}\r\x9b201~\x03touch ${marker}\n` });
     const pasted = await ws.waitForMessage('pasted', { from: n });
-    assert.ok(pasted.removed >= 3, `removed ${pasted.removed}`);
+    // Both end markers go whole (ESC [ 2 0 1 ~, and U+009B, 8-bit CSI, with its 2 0 1 ~),
+    // and so does C-c: 6 + 5 + 1 characters.
+    assert.equal(pasted.removed, 12, `removed ${pasted.removed}`);
     // All of it sits in the line editor (the last line drawn too), nothing ran: bash runs
     // a line before it reads on, so a line the paste let out would have run by now.
-    await ws.waitForOutput(/201~touch [^\r\n]*pwned/, { from });
+    await ws.waitForOutput(/touch [^\r\n]*pwned[^]*touch [^\r\n]*pwned/, { from });
+    assert.ok(!ws.output.slice(from).includes('201~'), 'no part of an end marker was typed');
     assert.equal(existsSync(marker), false, 'nothing ran while the paste was read');
     // Throw the line away with keys (end of buffer, kill to its start). Not C-c: its
     // SIGINT can reach bash between reads, and then bash keeps the line.

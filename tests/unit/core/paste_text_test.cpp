@@ -1,5 +1,5 @@
 // Text made safe to type (core/paste_text.hpp): what is kept byte for byte, what goes and
-// is counted, and the attempts to end a bracketed paste early.
+// is counted (sequences whole), and the attempts to end a bracketed paste early.
 #include "core/paste_text.hpp"
 
 #include <gtest/gtest.h>
@@ -44,20 +44,48 @@ TEST(PasteText, EveryLineEndingBecomesOneCarriageReturn) {
 
 TEST(PasteText, TheEndMarkerInsideTheTextCannotEndThePaste) {
   PastedText p = encode_paste("x\x1b[201~rm -rf ~\n", true);
-  EXPECT_EQ(p.bytes, bracketed("x[201~rm -rf ~\r"));
-  EXPECT_EQ(p.removed, 1u);
+  EXPECT_EQ(p.bytes, bracketed("xrm -rf ~\r"));
+  EXPECT_EQ(p.removed, 6u);  // the whole marker, ESC [ 2 0 1 ~
 }
 
-TEST(PasteText, ADoubledMarkerLosesBothEscapes) {
+TEST(PasteText, DoubledMarkersGoWhole) {
   PastedText p = encode_paste("\x1b[201~\x1b[201~\x1b[200~id", true);
-  EXPECT_EQ(p.bytes, bracketed("[201~[201~[200~id"));
-  EXPECT_EQ(p.removed, 3u);
+  EXPECT_EQ(p.bytes, bracketed("id"));
+  EXPECT_EQ(p.removed, 18u);
 }
 
-TEST(PasteText, UnbracketedTextLosesEscapesToo) {
+TEST(PasteText, UnbracketedTextLosesSequencesWholeToo) {
   PastedText p = encode_paste("\x1b[31mred\x1b]0;title\x07", false);
-  EXPECT_EQ(p.bytes, "[31mred]0;title");
-  EXPECT_EQ(p.removed, 3u);  // two ESC and the BEL
+  EXPECT_EQ(p.bytes, "red");
+  EXPECT_EQ(p.removed, 15u);  // ESC [ 3 1 m, and the OSC to its BEL
+}
+
+TEST(PasteText, EachKindOfSequenceGoesWhole) {
+  EXPECT_EQ(encode_paste("a\x1b(Bb\x1b"
+                         "7c\x1b=d\x1b#8e",
+                         false)
+                .bytes,
+            "abcde");
+  EXPECT_EQ(encode_paste("a\x1b]8;;http://x/\x1b\\link\x1b]8;;\x1b\\b", false).bytes, "alinkb");
+  EXPECT_EQ(encode_paste("a\x1bP1$r0m\x07still dcs\x1b\\b", false).bytes, "ab");
+  EXPECT_EQ(encode_paste("a\x1bXsos\x1b\\b\x1b^pm\x1b\\c\x1b_apc\x1b\\d", false).bytes, "abcd");
+  EXPECT_EQ(encode_paste("a\x1b[?2004l\x1b[>4;1mb", false).bytes, "ab");
+}
+
+TEST(PasteText, ACancelledSequenceGoesToo) {
+  PastedText p = encode_paste(
+      "a\x1b[20\x18"
+      "1~b",
+      false);
+  EXPECT_EQ(p.bytes, "a1~b");  // CAN ends ESC [ 2 0 where it stands; the rest is text
+  EXPECT_EQ(p.removed, 5u);
+}
+
+TEST(PasteText, ASequenceLeftOpenGoesToTheEnd) {
+  PastedText p = encode_paste("ok\x1b]0;never ended\nls\n", true);
+  EXPECT_EQ(p.bytes, bracketed("ok"));
+  EXPECT_EQ(p.removed, 19u);  // ESC ] 0 ; and the 15 characters after it
+  EXPECT_EQ(encode_paste("ok\x1b", false).bytes, "ok");
 }
 
 TEST(PasteText, DropsSignalAndEditingControls) {
@@ -88,14 +116,16 @@ TEST(PasteText, DropsEveryC0ControlButTabAndLineEndings) {
   EXPECT_EQ(p.removed, 29u);
 }
 
-TEST(PasteText, DropsC1ControlsEncodedAsUtf8) {
+TEST(PasteText, DropsC1ControlsEncodedAsUtf8WithTheirSequences) {
+  // U+009B is CSI, and "201~" its sequence; U+0080 is a control alone; U+009F opens an
+  // APC string, which nothing ends here: "c" is inside it.
   PastedText p = encode_paste(
       "a\xc2\x9b"
       "201~b\xc2\x80\xc2\x9f"
       "c",
       true);
-  EXPECT_EQ(p.bytes, bracketed("a201~bc"));
-  EXPECT_EQ(p.removed, 3u);
+  EXPECT_EQ(p.bytes, bracketed("ab"));
+  EXPECT_EQ(p.removed, 8u);
   EXPECT_EQ(p.replaced, 0u);
 }
 
@@ -146,9 +176,19 @@ TEST(PasteText, ASequenceCutShortIsOneReplacementAndTheNextByteSurvives) {
 
 TEST(PasteText, AnEscapeCannotHideInsideABrokenSequence) {
   PastedText p = encode_paste("\xe4\x1b[201~", true);
-  EXPECT_EQ(p.bytes, bracketed("\xef\xbf\xbd[201~"));
-  EXPECT_EQ(p.removed, 1u);
+  EXPECT_EQ(p.bytes, bracketed("\xef\xbf\xbd"));
+  EXPECT_EQ(p.removed, 6u);
   EXPECT_EQ(p.replaced, 1u);
+}
+
+TEST(PasteText, InvalidUtf8InsideASequenceGoesWithIt) {
+  PastedText p = encode_paste(
+      "a\x1b[2\xff"
+      "01~b",
+      true);
+  EXPECT_EQ(p.bytes, bracketed("ab"));
+  EXPECT_EQ(p.removed, 7u);
+  EXPECT_EQ(p.replaced, 0u);
 }
 
 TEST(PasteText, TextEndingInsideACharacterIsReplaced) {

@@ -99,13 +99,23 @@ TEST(PlainOutput, BackspaceErasesTheCharacterBefore) {
   EXPECT_EQ(plain("ab\r\bc\n"), "c\n");  // at the line's start after CR
 }
 
-TEST(PlainOutput, KeepsUtf8AndDropsC1) {
+TEST(PlainOutput, KeepsUtf8AndReadsC1AsTheScreenDoes) {
   EXPECT_EQ(plain("\xe4\xb8\xad\xe6\x96\x87 \xf0\x9f\x98\x80\n"),
             "\xe4\xb8\xad\xe6\x96\x87 \xf0\x9f\x98\x80\n");
+  // U+009B is CSI (its "31m" goes with it), U+0085 a control, U+009D an OSC.
   EXPECT_EQ(plain("a\xc2\x9b"
                   "31mb\xc2\x85"
+                  "c\xc2\x9d"
+                  "0;title\x07"
+                  "d\xc2\xa9"),
+            "abcd\xc2\xa9");
+}
+
+TEST(PlainOutput, InvalidUtf8InsideASequenceGoesWithIt) {
+  EXPECT_EQ(plain("a\x1b[3\xff"
+                  "1mb\x1b]0;t\xc0itle\x07"
                   "c"),
-            "a31mbc");
+            "abc");
 }
 
 TEST(PlainOutput, InvalidUtf8BecomesReplacementCharacters) {

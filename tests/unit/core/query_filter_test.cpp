@@ -106,6 +106,54 @@ TEST(QueryFilter, AnEscapeEndsAStringAndStartsTheNextSequence) {
   EXPECT_EQ(once("\x1bP$qm\x1b[1m!"), "\x1b[1m!");
 }
 
+TEST(QueryFilter, ReadsC1IntroducersAsTheScreenDoes) {
+  for (std::string_view query : {"\xc2\x9b"
+                                 "6n",
+                                 "\xc2\x9b"
+                                 ">c",
+                                 "\xc2\x9d"
+                                 "11;?\x07",
+                                 "\xc2\x9d"
+                                 "52;c;eA==\xc2\x9c",
+                                 "\x1b]10;?\xc2\x9c", "\xc2\x90$qm\x1b\\"}) {
+    EXPECT_EQ(once("a" + std::string(query) + "b"), "ab") << testing::PrintToString(query);
+    EXPECT_EQ(bytewise("a" + std::string(query) + "b"), "ab") << testing::PrintToString(query);
+  }
+  const std::string kept =
+      "\xc2\x9b"
+      "31m\xc2\xa9\xc2\x85\xc2\x9d"
+      "0;t\xc2\x9c\xc2\x9b"
+      "6\xc2\x9b"
+      "1m\xc3\xa9\xc2";
+  EXPECT_EQ(once(kept), kept.substr(0, kept.size() - 1));  // the last C2 waits for its pair
+  EXPECT_EQ(bytewise(kept), kept.substr(0, kept.size() - 1));
+  QueryFilter filter;
+  EXPECT_EQ(run(filter, "x\xc2"), "x");
+  EXPECT_EQ(run(filter,
+                "\x9b"
+                "6ny\xc2"),
+            "y");
+  EXPECT_EQ(run(filter, "\xa9"), "\xc2\xa9");
+}
+
+TEST(QueryFilter, RemovesAQueryWithBytesTheScreenSkips) {
+  // The screen model drops invalid UTF-8 inside a sequence, so it answers this CPR.
+  EXPECT_EQ(once("a\x1b[6\xffnb"), "ab");
+  EXPECT_EQ(bytewise("a\x1b[6\xffnb"), "ab");
+}
+
+TEST(QueryFilter, HoldsNoMoreThanItsLimit) {
+  QueryFilter filter;
+  std::string colours = "\x1b]4;1;" + std::string(QueryFilter::kMaxHeld, 'x');
+  std::string out;
+  for (std::size_t fed = 1; fed <= colours.size(); ++fed) {
+    filter.filter(std::string_view(colours).substr(fed - 1, 1), out);
+    EXPECT_LE(fed - out.size(), QueryFilter::kMaxHeld);
+  }
+  EXPECT_EQ(out, colours);  // too long for a query: let through, then streamed
+  EXPECT_EQ(run(filter, "?\x07"), "?\x07");
+}
+
 TEST(QueryFilter, FollowsTheAlternateScreen) {
   QueryFilter filter;
   EXPECT_FALSE(filter.alternate_screen());

@@ -201,6 +201,25 @@ TEST(ShellMarks, PlainTextAndEmptyChunksFindNothing) {
   EXPECT_TRUE(marks.empty());
 }
 
+TEST(ShellMarks, EightBitOscAndStAreReadAsTheScreenReadsThem) {
+  auto marks = scan(
+      "a\xc2\x9d"
+      "133;C\x07out\x1b]133;D;4\xc2\x9c"
+      "z");
+  ASSERT_EQ(marks.size(), 2u);
+  expect_mark(marks[0], MarkKind::kOutputStart, std::nullopt, 1, 9);
+  expect_mark(marks[1], MarkKind::kCommandEnd, 4, 12, 23);
+  ShellMarkScanner scanner;
+  std::vector<ShellMark> split;
+  scanner.feed("a\xc2", split);  // the C1 control cut in two
+  scanner.feed(
+      "\x9d"
+      "133;A\x07",
+      split);
+  ASSERT_EQ(split.size(), 1u);
+  expect_mark(split[0], MarkKind::kPromptStart, std::nullopt, 0, 7);
+}
+
 TEST(ShellMarks, NulAndBinaryInsideAMarkDoNotBreakIt) {
   auto marks = scan("\x1b]133;A;\0\xff\x01\x07"s);
   ASSERT_EQ(marks.size(), 1u);

@@ -1,11 +1,13 @@
 // The UTF-8 decoder (core/utf8.hpp) at the edges of Unicode's Table 3-7: the first and
 // last code point of each length, and each way a sequence can be invalid, as maximal
-// subparts.
+// subparts; and Utf8Stream, its runs and stretches the same however the text is cut.
 #include "core/utf8.hpp"
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace wharf::core {
@@ -93,6 +95,72 @@ TEST(Utf8Decoder, ResetForgetsAnUnfinishedSequence) {
   EXPECT_FALSE(decoder.pending());
   EXPECT_EQ(decoder.feed('a'), Utf8Decoder::Step::kChar);
   EXPECT_EQ(decoder.code_point(), static_cast<std::uint32_t>('a'));
+}
+
+// Utf8Stream over `pieces`: valid runs as they are, each invalid stretch as "<first:length>".
+std::string stream(std::initializer_list<std::string_view> pieces) {
+  std::string out;
+  Utf8Stream utf8;
+  auto valid = [&](std::string_view run) { out += run; };
+  auto invalid = [&](unsigned char first, std::size_t length) {
+    out += "<" + std::to_string(first) + ":" + std::to_string(length) + ">";
+  };
+  for (std::string_view piece : pieces) utf8.feed(piece, valid, invalid);
+  utf8.finish(invalid);
+  return out;
+}
+
+TEST(Utf8Stream, HandsOnValidRunsAndInvalidStretches) {
+  EXPECT_EQ(stream({"plain \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"}),
+            "plain \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+  EXPECT_EQ(stream({"a\x80z"}), "a<128:1>z");
+  EXPECT_EQ(stream({"a\xe4\xb8z"}), "a<228:2>z");
+  EXPECT_EQ(stream({"\xed\xa0\x80"}), "<237:1><160:1><128:1>");
+  EXPECT_EQ(stream({"ok\xf0\x9f"}), "ok<240:2>");  // cut short by the end
+  EXPECT_EQ(stream({""}), "");
+}
+
+TEST(Utf8Stream, AnyCutReadsTheSame) {
+  const std::string text = "a\xe4\xb8\xad\xe4\xb8x\xf0\x9f\x98\x80\xff\xc3\xc3\xa9\xe2\x82";
+  const std::string whole = stream({text});
+  EXPECT_EQ(whole, "a\xe4\xb8\xad<228:2>x\xf0\x9f\x98\x80<255:1><195:1>\xc3\xa9<226:2>");
+  for (std::size_t cut = 0; cut <= text.size(); ++cut)
+    for (std::size_t cut2 = cut; cut2 <= text.size(); ++cut2)
+      EXPECT_EQ(stream({std::string_view(text).substr(0, cut),
+                        std::string_view(text).substr(cut, cut2 - cut),
+                        std::string_view(text).substr(cut2)}),
+                whole)
+          << cut << " " << cut2;
+}
+
+TEST(Utf8Stream, KeepsACharacterCutByThePieceUntilItEnds) {
+  Utf8Stream utf8;
+  std::string out;
+  auto valid = [&](std::string_view run) { out += run; };
+  auto invalid = [&](unsigned char, std::size_t) { out += "?"; };
+  utf8.feed("ab\xe4\xb8", valid, invalid);
+  EXPECT_EQ(out, "ab");
+  EXPECT_TRUE(utf8.pending());
+  utf8.feed("\xad", valid, invalid);
+  EXPECT_EQ(out, "ab\xe4\xb8\xad");
+  EXPECT_FALSE(utf8.pending());
+}
+
+}  // namespace
+}  // namespace wharf::core
+
+namespace wharf::core {
+namespace {
+
+TEST(Utf8IncompleteTail, HoldsBackOnlyACharacterCutShort) {
+  EXPECT_EQ(utf8_incomplete_tail(""), 0u);
+  EXPECT_EQ(utf8_incomplete_tail("abc"), 0u);
+  EXPECT_EQ(utf8_incomplete_tail("a\xe2\x80\x94"), 0u);  // complete em dash
+  EXPECT_EQ(utf8_incomplete_tail("a\xe2\x80"), 2u);      // two of its three bytes
+  EXPECT_EQ(utf8_incomplete_tail("a\xe2"), 1u);
+  EXPECT_EQ(utf8_incomplete_tail("a\xf0\x9f\x98"), 3u);  // three of an emoji's four
+  EXPECT_EQ(utf8_incomplete_tail("a\x80\x80\x80\x80"), 0u);  // stray bytes are not held
+  EXPECT_EQ(utf8_incomplete_tail("a\xff"), 0u);
 }
 
 }  // namespace
