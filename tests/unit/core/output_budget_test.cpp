@@ -68,7 +68,8 @@ TEST(OutputBudget, ASlowWindowGetsAboutATenthOfASecondOfWork) {
   ASSERT_TRUE(b.try_send(200'000));
   b.on_ack(0, t);  // the first acknowledgement starts the measurement
   // It processes 20,000 bytes every 100 ms with plenty still queued: 200 kB/s.
-  for (int i = 1; i <= 8; ++i) b.on_ack(static_cast<std::uint64_t>(i) * 20'000, t + milliseconds(100 * i));
+  for (int i = 1; i <= 8; ++i)
+    b.on_ack(static_cast<std::uint64_t>(i) * 20'000, t + milliseconds(100 * i));
   EXPECT_NEAR(b.rate(), 200'000.0, 1.0);
   EXPECT_EQ(b.allowance(), kMinOutputBudget);  // 20 kB of work, raised to the floor
 }

@@ -232,10 +232,15 @@ TEST(Engine, InvalidUtf8IsDroppedAsThePageDropsIt) {
 
 TEST(Engine, ACharacterCutShortByAsciiIsDroppedWholeEvenInOneFeed) {
   Screen s({20, 2});
-  s.feed("x\xe4" "AB\xb8\xad");  // a lead byte, ASCII, then the rest of a character
+  s.feed(
+      "x\xe4"
+      "AB\xb8\xad");  // a lead byte, ASCII, then the rest of a character
   EXPECT_EQ(row(s, 0), "xAB");
-  s.feed("\r\n\xc2" "A\xc2\x85" "b");  // C2 cut by A; then U+0085 (NEL) as a control
-  EXPECT_EQ(row(s, 0), "A");             // NEL scrolled the two-row screen up
+  s.feed(
+      "\r\n\xc2"
+      "A\xc2\x85"
+      "b");                   // C2 cut by A; then U+0085 (NEL) as a control
+  EXPECT_EQ(row(s, 0), "A");  // NEL scrolled the two-row screen up
   EXPECT_EQ(row(s, 1), "b");
   EXPECT_EQ(s.cursor().col, 1);
 }

@@ -158,7 +158,7 @@ TEST(Utf8IncompleteTail, HoldsBackOnlyACharacterCutShort) {
   EXPECT_EQ(utf8_incomplete_tail("a\xe2\x80\x94"), 0u);  // complete em dash
   EXPECT_EQ(utf8_incomplete_tail("a\xe2\x80"), 2u);      // two of its three bytes
   EXPECT_EQ(utf8_incomplete_tail("a\xe2"), 1u);
-  EXPECT_EQ(utf8_incomplete_tail("a\xf0\x9f\x98"), 3u);  // three of an emoji's four
+  EXPECT_EQ(utf8_incomplete_tail("a\xf0\x9f\x98"), 3u);      // three of an emoji's four
   EXPECT_EQ(utf8_incomplete_tail("a\x80\x80\x80\x80"), 0u);  // stray bytes are not held
   EXPECT_EQ(utf8_incomplete_tail("a\xff"), 0u);
 }
