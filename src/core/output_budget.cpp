@@ -9,7 +9,9 @@ bool OutputBudget::try_send(std::uint64_t bytes) {
   // A snapshot in flight does not count against the budget for live output, or a screen
   // larger than the budget would leave a window resyncing for ever.
   std::uint64_t allowance = this->allowance() + (acked_ < snapshot_end_ ? snapshot_bytes_ : 0);
-  if (unacknowledged() + bytes > allowance) {
+  // With nothing outstanding a chunk always goes, however large: no ack would come to
+  // end a behind state that started there.
+  if (unacknowledged() > 0 && unacknowledged() + bytes > allowance) {
     behind_ = true;
     return false;
   }

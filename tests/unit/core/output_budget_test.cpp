@@ -83,6 +83,20 @@ TEST(OutputBudget, AFastWindowKeepsTheWholeByteBudget) {
   EXPECT_EQ(b.allowance(), kDefaultOutputBudget);
 }
 
+TEST(OutputBudget, AChunkLargerThanTheAllowanceStillGoesToAWindowThatIsUpToDate) {
+  OutputBudget b;
+  std::chrono::steady_clock::time_point t{};
+  ASSERT_TRUE(b.try_send(100'000));
+  b.on_ack(0, t);
+  for (int i = 1; i <= 5; ++i)
+    b.on_ack(static_cast<std::uint64_t>(i) * 20'000, t + milliseconds(100 * i));
+  ASSERT_EQ(b.allowance(), kMinOutputBudget);
+  // Everything acknowledged: a 64 KiB read goes out whole rather than leaving the window
+  // waiting for an ack that will never come.
+  EXPECT_TRUE(b.try_send(64 * 1024));
+  EXPECT_FALSE(b.try_send(1));
+}
+
 TEST(OutputBudget, AnIdleWindowIsNotMeasuredSlow) {
   OutputBudget b;
   std::chrono::steady_clock::time_point t{};
