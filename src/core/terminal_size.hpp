@@ -12,6 +12,8 @@ struct TerminalSize {
   friend bool operator==(const TerminalSize&, const TerminalSize&) = default;
 };
 
+// Two columns at least, as xterm.js requires: a wide character must fit in a row.
+inline constexpr std::uint16_t kMinCols = 2;
 inline constexpr std::uint16_t kMaxCols = 500;
 inline constexpr std::uint16_t kMaxRows = 300;
 
