@@ -169,8 +169,9 @@ export function createComposer(root, { key, paste }) {
   // The daemon's answer to a message: say so when it had to take characters out.
   function pasted({ removed = 0 } = {}) {
     if (!(removed > 0)) return;
-    flash(removed === 1 ? '1 control character was removed from the message.'
-      : `${removed} control characters were removed from the message.`);
+    // Control characters and whole escape sequences: counted in characters.
+    flash(removed === 1 ? '1 character of control codes was removed from the message.'
+      : `${removed} characters of control codes were removed from the message.`);
   }
 
   // ---- events ---------------------------------------------------------------------------------

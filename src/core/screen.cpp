@@ -262,9 +262,9 @@ void Screen::print_code(char32_t code, Line*& row) {
 
   if (modes_.insert && b.x < cols) g.insert_cells(b.y, b.x, width - old_width, pen_);
   if (b.x < cols) g.set(b.y, b.x, make_content(static_cast<std::uint32_t>(code), width), pen_);
-  // A lone mark past the margin is lost; xterm.js also moves its cursor further past it,
-  // which no snapshot could recreate: the cursor stops at the margin.
-  if (b.x < cols) ++b.x;
+  // A lone mark past the margin is lost, and the cursor moves on past it as in xterm.js
+  // (only a position report shows it); bounded, so that no stream of marks can overflow it.
+  if (b.x < cols + kMaxPastMargin) ++b.x;
   for (int w = width; w > 1; --w) {
     if (b.x < cols) g.set(b.y, b.x, kWideTail, pen_);
     ++b.x;

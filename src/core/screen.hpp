@@ -68,9 +68,14 @@ struct InputModes {
   int scroll_bottom = -1;            // -1 until set: the last row
 };
 
+// How far lone zero-width marks printed at the margin can push the cursor past it.
+inline constexpr int kMaxPastMargin = 1 << 16;
+
 struct CursorState {
   int row = 0;  // 0-based, on the visible screen
-  int col = 0;  // 0..cols; cols means a character was just written in the last column
+  // 0..cols: cols means a character was just written in the last column. Lone marks
+  // printed there push it further, as in xterm.js (up to cols + kMaxPastMargin).
+  int col = 0;
   bool visible = true;
 };
 

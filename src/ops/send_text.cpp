@@ -38,7 +38,7 @@ std::string render(const json::object& answer) {
                      " bytes into session " +
                      std::to_string(answer.at("session").to_number<std::int64_t>());
   if (auto removed = answer.at("removed").to_number<std::int64_t>(); removed > 0)
-    text += " (" + std::to_string(removed) + " control character(s) removed)";
+    text += " (" + std::to_string(removed) + " character(s) of control codes removed)";
   return text + "\n";
 }
 

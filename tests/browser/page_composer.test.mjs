@@ -58,13 +58,13 @@ test('control characters removed from a message are counted in a note that goes 
   await openAttached(page, daemon);
   await waitForPrompt(page);
   const note = page.locator('#composer [role="status"]');
-  // ESC would start an escape sequence and BEL rings: the daemon takes both out, so the
-  // shell gets the printable rest ("[1m" stays as text) and the note counts two.
+  // ESC [ 1 m is an escape sequence and BEL rings: the daemon takes the sequence out whole
+  // and the BEL, so the shell gets the printable rest and the note counts five.
   await composer(page).fill('echo "ctl-\x1b[1mA\x07B"');
   await composer(page).press('Enter');
   await waitFor(() => note.isVisible(), { what: 'the note about removed characters' });
-  assert.equal(await note.textContent(), '2 control characters were removed from the message.');
-  await waitForLine(page, 'ctl-[1mAB');
+  assert.equal(await note.textContent(), '5 characters of control codes were removed from the message.');
+  await waitForLine(page, 'ctl-AB');
   await screenshot(page, 'composer-removed-note.png');
   // A clean message says nothing, and sending it takes the note away.
   await compose(page, ['echo clean-$((2*3))']);

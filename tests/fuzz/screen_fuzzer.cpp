@@ -260,7 +260,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   {
     const auto cur = original.cursor();
     const TerminalSize sz = original.size();
-    if (cur.row < 0 || cur.row >= sz.rows || cur.col < 0 || cur.col > sz.cols)
+    if (cur.row < 0 || cur.row >= sz.rows || cur.col < 0 ||
+        cur.col > sz.cols + wharf::core::kMaxPastMargin)
       fail("cursor off the screen", cur.row, cur.col);
   }
 
