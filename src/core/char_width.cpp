@@ -173,7 +173,10 @@ constexpr BmpTable kBmpTable = make_bmp_table();
 
 int char_width(char32_t cp) {
   if (cp - 0x20u < 0x5Fu) return 1;  // printable ASCII, U+0020..U+007E
-  if (cp < 0x10000) return static_cast<int>((kBmpTable[cp >> 2] >> ((cp & 3u) * 2)) & 3u);
+  if (cp < 0x10000) {
+    unsigned packed = kBmpTable[cp >> 2];
+    return static_cast<int>((packed >> ((cp & 3u) * 2u)) & 3u);
+  }
   // The last range starting at or before cp, if cp is inside it.
   const auto* after = std::upper_bound(std::begin(kHighRanges), std::end(kHighRanges), cp,
                                        [](char32_t c, const WidthRange& r) { return c < r.first; });
