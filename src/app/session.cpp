@@ -33,6 +33,18 @@ Session::Session(asio::io_context& io, core::SessionId id, std::string program,
       ending_timer_(io),
       activity_timer_(io) {}
 
+OutputChunk Session::snapshot() const {
+  // bytes_fed changes with every output, change_seq with every resize: together they say
+  // whether the screen (cursor, modes and title included) is still the one rendered.
+  if (!snapshot_ || snapshot_fed_ != screen_->bytes_fed() ||
+      snapshot_seq_ != screen_->change_seq()) {
+    snapshot_ = std::make_shared<const std::string>(screen_->snapshot(kSnapshotScrollbackLines));
+    snapshot_fed_ = screen_->bytes_fed();
+    snapshot_seq_ = screen_->change_seq();
+  }
+  return snapshot_;
+}
+
 void Session::start(std::function<void(core::SessionId, const core::ExitStatus&)> on_finished) {
   on_finished_ = std::move(on_finished);
   read_more();

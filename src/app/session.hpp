@@ -109,7 +109,9 @@ class Session : public std::enable_shared_from_this<Session> {
   void set_command_in_flight(bool in_flight) { command_in_flight_ = in_flight; }
 
   // The screen as it is now, as bytes that recreate it, and as text.
-  std::string snapshot() const { return screen_->snapshot(kSnapshotScrollbackLines); }
+  // The bytes that recreate the screen now, shared: windows catching up at the same state
+  // (many watchers falling behind the same flood) reuse one rendering.
+  OutputChunk snapshot() const;
   core::ScreenText text(std::size_t scrollback_lines) const {
     return screen_->text(scrollback_lines);
   }
@@ -151,7 +153,12 @@ class Session : public std::enable_shared_from_this<Session> {
   EndingTimings timings_;
   asio::steady_timer ending_timer_;
   std::array<char, 64 * 1024> read_buffer_{};
-  std::string utf8_tail_;  // the first bytes of a character the last read cut (at most 3)
+  std::string utf8_tail_;
+  // The last snapshot and the screen state it shows (bytes fed, state number, size).
+  mutable OutputChunk snapshot_;
+  mutable std::uint64_t snapshot_fed_ = 0;
+  mutable std::uint64_t snapshot_seq_ =
+      0;  // the first bytes of a character the last read cut (at most 3)
   std::deque<std::string> input_;
   std::size_t input_bytes_ = 0;
   bool writing_ = false;

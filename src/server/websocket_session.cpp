@@ -219,7 +219,7 @@ void WebSocketSession::detach_quietly() {
 }
 
 void WebSocketSession::send_snapshot() {
-  auto bytes = std::make_shared<const std::string>(session_->snapshot());
+  app::OutputChunk bytes = session_->snapshot();
   send_text(core::snapshot_message(session_->id(), bytes->size(), session_->size()));
   budget_.snapshot_sent(bytes->size());
   send(std::move(bytes), false);
