@@ -148,14 +148,7 @@ void Screen::print_ascii(std::string_view run) {
     if (b.x >= cols) {
       if (modes_.autowrap) {
         b.x = 0;
-        ++b.y;
-        if (b.y == b.scroll_bottom + 1) {
-          --b.y;
-          scroll(true);
-        } else {
-          if (b.y >= size_.rows) b.y = size_.rows - 1;
-          g.set_wrapped(b.y, true);
-        }
+        wrap_to_next_row();
       } else {
         // Without autowrap every further character lands in the last column.
         b.x = cols - 1;
@@ -236,14 +229,7 @@ void Screen::print_code(char32_t code, Line*& row) {
       }
       for (int c = std::max(old_col, 0); c < cols; ++c) g.set(old_y, c, 0, pen_);
       b.x = old_width;
-      ++b.y;
-      if (b.y == b.scroll_bottom + 1) {
-        --b.y;
-        scroll(true);
-      } else {
-        if (b.y >= size_.rows) b.y = size_.rows - 1;
-        g.set_wrapped(b.y, true);
-      }
+      wrap_to_next_row();
       row = &g.line(b.y);
       if (!moved.cells.empty())
         g.copy_cells(b.y, 0, moved, 0, static_cast<int>(moved.cells.size()));
@@ -311,6 +297,20 @@ void Screen::execute(char32_t code) {
       break;
     default:
       break;
+  }
+}
+
+// Autowrap: the cursor goes down a row (scrolling at the bottom of the region) and that
+// row is marked as continuing the one above.
+void Screen::wrap_to_next_row() {
+  Buffer& b = buf();
+  ++b.y;
+  if (b.y == b.scroll_bottom + 1) {
+    --b.y;
+    scroll(true);
+  } else {
+    if (b.y >= size_.rows) b.y = size_.rows - 1;
+    active_->set_wrapped(b.y, true);
   }
 }
 

@@ -192,6 +192,7 @@ class Screen final : private VtHandler {
   void print_code(char32_t code, Line*& row);
   void begin_text();
   void end_text();
+  void wrap_to_next_row();
   void line_feed();
   void index();
   void reverse_index();
@@ -233,6 +234,7 @@ class Screen final : private VtHandler {
   // `bytes`; returns whether drawing it leaves the cursor past the last column.
   bool render_row(const Line& line, bool keep_trailing, std::string& bytes) const;
   void render_screen(const Buffer& b, std::string& out) const;
+  void draw_fixups(const Buffer& b, const std::vector<int>& rows, std::string& out) const;
   // Tab stops and saved cursor of a screen; with via_1049 the saved cursor is set by
   // switching to the alternate screen with 1049.
   void render_state(const Buffer& b, bool via_1049, std::string& out) const;

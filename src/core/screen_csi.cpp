@@ -285,12 +285,11 @@ void Screen::erase_in_display(int mode, bool selective) {
   restrict_cursor(size_.cols);
   switch (mode) {
     case 0:
-      g.erase_cells(b.y, b.x, size_.cols, erase_pen(), selective);
-      if (b.x == 0) g.set_wrapped(b.y, false);
+      erase_in_line(0, selective);  // the cursor's row from the cursor on
       for (int row = b.y + 1; row < size_.rows; ++row) g.erase_row(row, erase_pen(), selective);
       break;
     case 1:
-      g.erase_cells(b.y, 0, b.x + 1, erase_pen(), selective);
+      erase_in_line(1, selective);  // the cursor's row up to the cursor
       g.set_wrapped(b.y, false);
       // xterm.js clears the wrap of line y + 1 counted from the top of its buffer, which
       // is that screen row only while nothing has scrolled off.

@@ -254,9 +254,14 @@ void Screen::render_screen(const Buffer& b, std::string& out) const {
     stream.begin(line.wrapped, row);
     stream.at_margin = render_row(line, next_wrapped, out);
   }
-  for (int row : stream.fixups) {
+  draw_fixups(b, stream.fixups, out);
+}
+
+// The cells drawn as spaces only to reach the margin are erased again in their background.
+void Screen::draw_fixups(const Buffer& b, const std::vector<int>& rows, std::string& out) const {
+  for (int row : rows) {
     StyleWriter writer{*this, extras_, links_};
-    cup(out, row, cols - 1);
+    cup(out, row, b.grid.cols() - 1);
     writer.to(erase_style(b.grid.line(row).cells.back().style), out);
     out += "\x1b[X";
     writer.to(Style{}, out);
@@ -325,13 +330,7 @@ std::string Screen::snapshot(std::size_t scrollback_lines) const {
     stream.begin(line.wrapped && !stream.first, row);
     stream.at_margin = render_row(line, next_wrapped, out);
   }
-  for (int row : stream.fixups) {
-    StyleWriter writer{*this, extras_, links_};
-    cup(out, row, cols - 1);
-    writer.to(erase_style(primary_.grid.line(row).cells.back().style), out);
-    out += "\x1b[X";
-    writer.to(Style{}, out);
-  }
+  draw_fixups(primary_, stream.fixups, out);
   // With the alternate screen on, the primary's saved cursor goes in with the switch.
   render_state(primary_, alternate_screen(), out);
 
