@@ -72,7 +72,8 @@ test: build agents
 # Only what the sanitizer run tests (no benchmarks): the build is the slow half of it.
 asan: deps agents
 	cmake --preset asan-ubsan >/dev/null
-	cmake --build --preset asan-ubsan -j $(JOBS) --target wharf wharf_unit_tests wharf_snapshot_tool
+	cmake --build --preset asan-ubsan -j $(JOBS) --target wharf wharf_unit_tests wharf_snapshot_tool \
+	  wharf_screen_dump wharf_char_widths_tool
 	ctest --preset asan-ubsan --parallel $(JOBS)
 
 # Each fuzzer runs a fixed number of inputs from a fixed seed, so that make check is
