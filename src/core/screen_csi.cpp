@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/screen.hpp"
+#include "core/utf8.hpp"
 
 namespace wharf::core {
 namespace {
@@ -19,6 +20,8 @@ constexpr std::size_t kMaxTitleBytes = 256;
 constexpr int kMaxCount = 1 << 16;
 constexpr int kMaxRepeat = 1 << 16;  // REP's characters: more would only scroll the same line
 
+// Printable text, at most kMaxTitleBytes, cut on a character boundary (the payload is
+// valid UTF-8: the parser re-encodes what it decoded).
 std::string sanitize_title(std::string_view raw) {
   std::string out;
   for (char ch : raw) {
@@ -26,6 +29,7 @@ std::string sanitize_title(std::string_view raw) {
     auto c = static_cast<unsigned char>(ch);
     if (c >= 0x20 && c != 0x7f) out.push_back(ch);
   }
+  out.resize(out.size() - utf8_incomplete_tail(out));
   return out;
 }
 

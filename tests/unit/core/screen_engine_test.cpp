@@ -220,6 +220,17 @@ TEST(Engine, HugeParametersAndLongStringsAreBounded) {
   for (const auto& cluster : line.clusters) EXPECT_LE(cluster.size(), kMaxClusterLength);
 }
 
+TEST(Engine, ALongTitleIsCutOnACharacterBoundary) {
+  Screen s({20, 2});
+  std::string title = "xy";
+  for (int i = 0; i < 200; ++i) title += "\xe6\xbc\xa2";  // 漢, three bytes each
+  s.feed("\x1b]2;" + title + "\x07");
+  EXPECT_EQ(s.title().size(), 254u);  // xy and 84 whole characters: 256 would cut the 85th
+  Screen copy(s.size());
+  copy.feed(s.snapshot());
+  EXPECT_EQ(copy.title(), s.title());
+}
+
 TEST(Engine, InvalidUtf8IsDroppedAsThePageDropsIt) {
   Screen s({20, 2});
   s.feed(
