@@ -532,18 +532,23 @@ void Screen::apply_sgr(const VtParams& params) {
     } else if (p >= 100 && p <= 107) {
       pen_.bg = kColorPalette16 | static_cast<std::uint32_t>(p - 100 + 8);
     } else if (p == 38 || p == 48 || p == 58) {
-      // xterm.js's _extractColor, step for step.
-      int accu[6] = {0, 0, -1, 0, 0, 0};
+      // xterm.js's _extractColor, step for step. Its JavaScript array grows when a write
+      // lands past the six slots it reads (the colour space can shift a write by one), so
+      // here the array has room for every write it can make, and only slots 0-5 are read.
+      int accu[16] = {0, 0, -1, 0, 0, 0};
+      auto put = [&accu](int at, int value) {
+        if (at >= 0 && at < 16) accu[at] = value;
+      };
       int space = 0;
       int advance = 0;
       do {
-        accu[advance + space] = params[i + advance];
+        put(advance + space, params[i + advance]);
         if (params.has_subs(i + advance)) {
           auto subs = params.subs(i + advance);
           std::size_t k = 0;
           do {
             if (accu[1] == 5) space = 1;
-            accu[advance + static_cast<int>(k) + 1 + space] = subs[k];
+            put(advance + static_cast<int>(k) + 1 + space, subs[k]);
           } while (++k < subs.size() && static_cast<int>(k) + advance + 1 + space < 6);
           break;
         }

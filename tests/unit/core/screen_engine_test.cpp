@@ -3,6 +3,9 @@
 // tests/unit/xterm/engine_agreement.test.mjs's; these pin the behaviour by name.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "core/screen.hpp"
@@ -254,6 +257,32 @@ TEST(Engine, ACharacterCutShortByAsciiIsDroppedWholeEvenInOneFeed) {
   EXPECT_EQ(row(s, 0), "A");  // NEL scrolled the two-row screen up
   EXPECT_EQ(row(s, 1), "b");
   EXPECT_EQ(s.cursor().col, 1);
+}
+
+// Every input that ever broke an emulator here (tests/fuzz/known), at a few sizes, fed
+// whole and in pieces: under the sanitizer build this is where a memory error would show.
+TEST(Engine, TakesEveryKnownHostileInput) {
+  const std::filesystem::path dir =
+      std::filesystem::path(WHARF_FIXTURES_DIR) / ".." / "fuzz" / "known";
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    const std::string input = bytes.str();
+    for (TerminalSize size : {TerminalSize{80, 24}, TerminalSize{2, 1}, TerminalSize{7, 3}}) {
+      Screen whole(size, 4096);
+      whole.feed(input);
+      Screen pieces(size, 4096);
+      for (std::size_t at = 0; at < input.size(); at += 3) pieces.feed(input.substr(at, 3));
+      Screen copy(size, 4096);
+      copy.feed(whole.snapshot());
+      EXPECT_EQ(copy.size(), whole.size()) << entry.path();
+      EXPECT_LE(whole.scrollback_bytes(), 4096u);
+    }
+    ++files;
+  }
+  EXPECT_GT(files, 10);
 }
 
 TEST(Engine, RepeatsTheLastPrintedCharacter) {
