@@ -193,6 +193,7 @@ class Screen final : private VtHandler {
   void begin_text();
   void end_text();
   void wrap_to_next_row();
+  bool down_a_row();
   void line_feed();
   void index();
   void reverse_index();
