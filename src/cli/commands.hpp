@@ -36,5 +36,7 @@ std::span<const Command> all_commands();
 
 // Options every client verb shares to find its daemon (--state-dir / WHARF_STATE_DIR).
 void add_state_dir_option(CLI::App& verb, std::string& state_dir);
+// Checks a session id argument: a positive whole number, as `wharf ls` prints them.
+const CLI::Validator& session_id_check();
 
 }  // namespace wharf::cli

@@ -38,6 +38,20 @@ test('an unknown option is an error: non-zero exit, message on stderr, nothing s
   assert.ok(!/^http:\/\//m.test(r.stdout), 'no URL printed');
 });
 
+test('a mistyped command names the nearest one; a bad session id says what an id is', async () => {
+  const typo = await runWharf(['lss']);
+  assert.equal(typo.code, 2);
+  assert.match(typo.stderr, /'lss' is not a command; did you mean 'ls'\?/);
+  const far = await runWharf(['frobnicate']);
+  assert.equal(far.code, 2);
+  assert.doesNotMatch(far.stderr, /did you mean/);
+  for (const bad of ['abc', '0', '-3', '1.5']) {
+    const r = await runWharf(['read-screen', '--', bad]);
+    assert.notEqual(r.code, 0, bad);
+    assert.match(r.stderr, /is not a session id \(a positive number, as `wharf ls` prints\)/, bad);
+  }
+});
+
 test('the version is the same in --version, /api/status and hello', async (t) => {
   const version = (await runWharf(['--version'])).stdout;
   const d = await startDaemon();

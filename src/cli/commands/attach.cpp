@@ -42,7 +42,7 @@ std::function<int()> setup_attach(CLI::App& verb) {
   add_state_dir_option(verb, o->state_dir);
   verb.add_option("id", o->id, "Session id (see `wharf ls`)")
       ->required()
-      ->check(CLI::PositiveNumber);
+      ->check(session_id_check());
   verb.footer(kAttachHelp);
   return [o] {
     if (isatty(STDIN_FILENO) != 1) {

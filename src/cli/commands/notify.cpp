@@ -23,7 +23,7 @@ std::function<int()> setup_notify(CLI::App& verb) {
       ->required()
       ->check(CLI::IsMember({"waiting", "finished"}));
   verb.add_option("--session", o->session, "Session id (default: the one this runs in)")
-      ->check(CLI::PositiveNumber);
+      ->check(session_id_check());
   return [o] {
     boost::json::object args{{"state", o->state}};
     if (o->session > 0) args["session"] = o->session;

@@ -23,7 +23,7 @@ std::function<int()> setup_read_screen(CLI::App& verb) {
   add_state_dir_option(verb, o->state_dir);
   verb.add_option("id", o->id, "Session id (see `wharf ls`)")
       ->required()
-      ->check(CLI::PositiveNumber);
+      ->check(session_id_check());
   verb.add_option("--scrollback", o->scrollback, "Also print this many lines of scrollback")
       ->check(CLI::NonNegativeNumber);
   verb.add_option("--since", o->since,

@@ -27,7 +27,7 @@ std::function<int()> setup_run(CLI::App& verb) {
   auto o = std::make_shared<RunOptions>();
   add_state_dir_option(verb, o->state_dir);
   verb.add_option("--session", o->session, "Shell session id (default: the shared shell)")
-      ->check(CLI::PositiveNumber);
+      ->check(session_id_check());
   verb.add_option("--timeout", o->timeout, "Seconds to wait for the command (default 30)")
       ->check(CLI::Range(0.001, 3600.0));
   verb.add_flag("--interrupt", o->interrupt, "On timeout, press C-c in the session");

@@ -21,7 +21,7 @@ std::function<int()> setup_send_keys(CLI::App& verb) {
   add_state_dir_option(verb, o->state_dir);
   verb.add_option("id", o->id, "Session id (see `wharf ls`)")
       ->required()
-      ->check(CLI::PositiveNumber);
+      ->check(session_id_check());
   verb.add_option("keys", o->keys,
                   "Key names: Enter Tab Escape Up C-c M-x F5 PageDown, or a character")
       ->required();

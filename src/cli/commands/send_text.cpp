@@ -23,7 +23,7 @@ std::function<int()> setup_send_text(CLI::App& verb) {
   add_state_dir_option(verb, o->state_dir);
   verb.add_option("id", o->id, "Session id (see `wharf ls`)")
       ->required()
-      ->check(CLI::PositiveNumber);
+      ->check(session_id_check());
   verb.add_option("text", o->text, "The text (quote it)")->required();
   verb.add_flag("--submit", o->submit, "Press Enter after the text");
   verb.add_flag("--json", o->json, "Print what was sent as JSON (bytes, bracketed, removed)");

@@ -26,7 +26,7 @@ std::function<int()> setup_wait(CLI::App& verb) {
   add_state_dir_option(verb, o->state_dir);
   verb.add_option("id", o->id, "Session id (see `wharf ls`)")
       ->required()
-      ->check(CLI::PositiveNumber);
+      ->check(session_id_check());
   auto* pattern = verb.add_option("--for", o->pattern, "Regular expression to wait for on screen");
   auto* idle = verb.add_option("--idle", o->idle_ms, "Wait until the session is quiet this many ms")
                    ->check(CLI::Range(10, 3'600'000));
