@@ -87,7 +87,7 @@ FUZZ_RUNS ?= 50000
 # terminal's size, screen, modes and title. The exact cell-by-cell round trip is for
 # long runs: SCREEN_FUZZER_STRICT=1 build-fuzz/tests/screen_fuzzer -max_total_time=3600.
 SCREEN_FUZZ_RUNS ?= 30000
-FUZZERS := control_message jsonrpc key_names launch output_text query_filter request_policy router \
+FUZZERS := control_message host_frame jsonrpc key_names launch output_text query_filter request_policy router \
   screen vt_parser
 
 fuzz: deps

@@ -199,7 +199,10 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
         hooks.chime?.(msg.session);
         break;
       case 'stopping':
-        hooks.stopping?.();
+        hooks.stopping?.(msg.sessions_kept === true);
+        break;
+      case 'key_rotated': // the connection closes next; this link's key is spent
+        hooks.keyRotated?.();
         break;
       case 'pasted': // the answer to the composer's message (see paste below)
         hooks.pasted?.(msg);

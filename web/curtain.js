@@ -5,7 +5,8 @@
 // - this URL's key is spent: the daemon answers 403 (it was restarted with a new key);
 //   the current link comes from `wharf open` on the machine;
 // - the daemon is stopping: it said `stopping`; that is a wait, shown as one, and the
-//   closing socket turns it into "stopped".
+//   closing socket turns it into "stopped". A daemon that says it keeps its sessions
+//   (`wharf restart`, --keep-sessions) is restarting: the page waits and reconnects.
 // A dropped socket makes the page inert at once (nothing can be clicked or typed into a
 // session that is not there), but the curtain only falls after a 3 s grace, so a wifi
 // blip or a quick restart heals without one. connection.js keeps reconnecting with
@@ -30,7 +31,7 @@ export function createCurtain(el, { key, inert = [] }) {
   el.setAttribute('aria-labelledby', title.id);
   el.setAttribute('aria-describedby', text.id);
 
-  let state = 'up'; // up | down | stopping | stopped
+  let state = 'up'; // up | down | restarting | stopping | stopped
   let graceTimer = 0;
   let probing = false;
 
@@ -85,7 +86,8 @@ export function createCurtain(el, { key, inert = [] }) {
         return;
       }
       if (state === 'stopped') { probe(); return; }
-      if (state === 'up') {
+      // A restart keeps saying so through the grace: the daemon is expected back.
+      if (state === 'up' || state === 'restarting') {
         state = 'down';
         clearTimeout(graceTimer);
         graceTimer = setTimeout(() => { graceTimer = 0; probe(); }, GRACE_MS);
@@ -102,13 +104,29 @@ export function createCurtain(el, { key, inert = [] }) {
       delete el.dataset.reason;
       setInert(false);
     },
-    // The daemon said it is stopping: a wait, shown at once.
-    stopping() {
-      state = 'stopping';
+    // The daemon said it is stopping: a wait, shown at once. A daemon that keeps its
+    // sessions (a restart, an upgrade) is coming back: this window reconnects to them.
+    stopping(sessionsKept = false) {
       clearTimeout(graceTimer);
       graceTimer = 0;
       setInert(true);
+      if (sessionsKept) {
+        state = 'restarting';
+        show('restarting', 'wharf is restarting', 'Its sessions keep running. This page reconnects to them by itself.');
+        return;
+      }
+      state = 'stopping';
       show('stopping', 'wharf is stopping', 'Every session is being ended.');
+    },
+    // The key in this address was replaced on the machine (`wharf key rotate`).
+    keyRotated() {
+      state = 'stopped';
+      clearTimeout(graceTimer);
+      graceTimer = 0;
+      setInert(true);
+      show('key', 'This link has expired',
+        'The key in this address was replaced on the machine (wharf key rotate).',
+        'Run `wharf open` on the machine for the current link.');
     },
     // The page cannot go on for a reason of its own (no key in the URL).
     fatal(heading, body) {

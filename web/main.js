@@ -62,7 +62,8 @@ const bar = {
 const hooks = {
   up: () => curtain.up(),
   down: () => { launcher.close(); curtain.down(); },
-  stopping: () => curtain.stopping(),
+  stopping: (kept) => curtain.stopping(kept),
+  keyRotated: () => curtain.keyRotated(),
   chime: () => activity.chime(),
   pasted: (msg) => composer.pasted(msg),
 };

@@ -1,10 +1,10 @@
 #include "app/session.hpp"
 
-#include <boost/asio/write.hpp>
-#include <csignal>
+#include <unistd.h>
+
+#include <algorithm>
 
 #include "core/utf8.hpp"
-#include "pty/process_tree.hpp"
 
 namespace wharf::app {
 
@@ -21,17 +21,35 @@ std::uint64_t first_screen_seq() {
 }  // namespace
 
 Session::Session(asio::io_context& io, core::SessionId id, std::string program,
-                 pty::PtyProcess process, core::TerminalSize size, EndingTimings timings)
+                 host::HostConnection connection)
     : id_(id),
       program_(std::move(program)),
-      pid_(process.pid()),
-      screen_(
-          std::make_unique<core::Screen>(size, core::kDefaultScrollbackBytes, first_screen_seq())),
-      pty_(io, process.release_master()),
-      size_(size),
-      timings_(timings),
-      ending_timer_(io),
-      activity_timer_(io) {}
+      pid_(connection.state.pid),
+      host_pid_(connection.state.host_pid),
+      meta_(connection.state.meta),
+      screen_(std::make_unique<core::Screen>(connection.state.size, core::kDefaultScrollbackBytes,
+                                             first_screen_seq())),
+      leftover_(std::move(connection.leftover)),
+      size_(connection.state.size),
+      ending_(connection.state.ending),
+      bytes_out_(connection.state.bytes_out),
+      bytes_in_(connection.state.bytes_in),
+      activity_timer_(io) {
+  // The host's screen, recreated; whatever it would answer was answered by the host.
+  if (!connection.snapshot.empty()) {
+    screen_->feed(connection.snapshot);
+    (void)screen_->take_replies();
+  }
+  auto now = std::chrono::steady_clock::now();
+  last_output_ = now - std::chrono::milliseconds(connection.state.output_age_ms);
+  last_activity_ =
+      std::max(last_output_, now - std::chrono::milliseconds(connection.state.input_age_ms));
+  host::LocalSocket socket(io);
+  boost::system::error_code ec;
+  socket.assign(asio::local::stream_protocol(), connection.fd, ec);
+  if (ec) ::close(connection.fd);
+  link_ = std::make_shared<host::FrameLink>(std::move(socket), host::FrameLink::Callbacks{});
+}
 
 OutputChunk Session::snapshot() const {
   // bytes_fed changes with every output, change_seq with every resize: together they say
@@ -47,7 +65,43 @@ OutputChunk Session::snapshot() const {
 
 void Session::start(std::function<void(core::SessionId, const core::ExitStatus&)> on_finished) {
   on_finished_ = std::move(on_finished);
-  read_more();
+  std::weak_ptr<Session> weak = weak_from_this();
+  link_->set_callbacks(host::FrameLink::Callbacks{
+      .on_frame =
+          [weak](core::host::Frame& frame) {
+            if (auto self = weak.lock()) self->on_frame(frame);
+          },
+      .on_closed =
+          [weak](const std::string& why) {
+            if (auto self = weak.lock()) self->on_link_closed(why);
+          },
+      .on_drained = nullptr,
+  });
+  link_->start(std::exchange(leftover_, {}));
+}
+
+void Session::on_frame(core::host::Frame& frame) {
+  switch (frame.type) {
+    case core::host::FrameType::kOutput:
+      on_output(frame.payload);
+      return;
+    case core::host::FrameType::kFinished: {
+      auto status = core::host::parse_exit(frame.payload);
+      finish(status ? status.value() : core::ExitStatus{});
+      return;
+    }
+    default:
+      return;  // nothing else is meant for a daemon once the link is up
+  }
+}
+
+void Session::on_link_closed(const std::string& why) {
+  if (finished_ || released_) return;
+  // The host is gone and never said the session finished: it crashed or was killed. Its
+  // PTY closed with it, so the program has had its hang-up.
+  (void)why;
+  host_lost_ = true;
+  finish(core::ExitStatus{});
 }
 
 template <class Fn>
@@ -70,44 +124,19 @@ void Session::detach(const SessionObserver* observer) {
   });
 }
 
-void Session::read_more() {
-  pty_.async_read_some(asio::buffer(read_buffer_),
-                       [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
-                         if (n > 0) self->on_output(n);
-                         if (ec) {
-                           // EIO: every process let go of the terminal. Aborted: we closed it.
-                           self->output_closed_ = true;
-                           self->maybe_finish();
-                           return;
-                         }
-                         self->read_more();
-                       });
-}
-
-void Session::on_output(std::size_t n) {
-  // Windows first (they only queue), then the screen model; its replies to terminal
-  // queries go straight back to the program, once, whoever is watching.
-  // A read may end inside a UTF-8 character; its first bytes wait for the rest, so that
-  // every chunk windows receive ends on a character boundary (xterm.js 6 can lose a
-  // character split across two writes).
-  std::string bytes = std::exchange(utf8_tail_, {});
-  bytes.append(read_buffer_.data(), n);
-  std::size_t keep = core::utf8_incomplete_tail(bytes);
-  if (keep > 0) {
-    utf8_tail_.assign(bytes, bytes.size() - keep, keep);
-    bytes.resize(bytes.size() - keep);
-  }
-  bytes_out_ += n;
+void Session::on_output(std::string_view bytes) {
+  // Windows first (they only queue), then the copy of the screen. The host cut every
+  // chunk on a character boundary (xterm.js 6 can lose a character split across writes).
+  bytes_out_ += bytes.size();
   if (bytes.empty()) return;
-  auto chunk = std::make_shared<const std::string>(std::move(bytes));
+  auto chunk = std::make_shared<const std::string>(bytes);
   last_activity_ = std::chrono::steady_clock::now();
   last_output_ = last_activity_;
   if (shell_.integrated) follow_shell_marks(*chunk);
   activity_changed(activity_.on_output(last_output_));
   for_each_observer([&](SessionObserver& o) { o.on_output(chunk); });
   screen_->feed(*chunk);
-  std::string replies = screen_->take_replies();
-  if (!replies.empty()) queue_input(replies);
+  (void)screen_->take_replies();  // the host's screen has answered them
 }
 
 void Session::follow_shell_marks(std::string_view chunk) {
@@ -168,115 +197,55 @@ void Session::arm_activity_timer() {
 }
 
 bool Session::write_input(std::string_view bytes) {
-  if (ending_ || finished_ || !pty_.is_open()) return false;
-  if (input_bytes_ + bytes.size() > kMaxPendingInputBytes) return false;
+  if (ending_ || finished_ || !link_->open()) return false;
+  if (link_->queued() + bytes.size() > kMaxPendingInputBytes) return false;
   bytes_in_ += bytes.size();
   last_activity_ = std::chrono::steady_clock::now();
   activity_.on_input(last_activity_);
-  queue_input(bytes);
+  link_->send(core::host::FrameType::kInput, bytes);
   return true;
-}
-
-void Session::queue_input(std::string_view bytes) {
-  if (!pty_.is_open()) return;
-  input_.emplace_back(bytes);
-  input_bytes_ += bytes.size();
-  write_more();
-}
-
-void Session::write_more() {
-  if (writing_ || input_.empty() || !pty_.is_open()) return;
-  writing_ = true;
-  asio::async_write(pty_, asio::buffer(input_.front()),
-                    [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-                      self->writing_ = false;
-                      self->input_bytes_ -= self->input_.front().size();
-                      self->input_.pop_front();
-                      if (ec) {
-                        // The terminal is gone; nothing queued can arrive any more.
-                        self->input_.clear();
-                        self->input_bytes_ = 0;
-                        return;
-                      }
-                      self->write_more();
-                    });
 }
 
 core::TerminalSize Session::resize(core::TerminalSize requested) {
   core::TerminalSize clamped = core::clamp_size(requested.cols, requested.rows);
-  if (clamped == size_ || !pty_.is_open()) return size_;
-  if (pty::PtyProcess::resize(pty_.native_handle(), clamped)) {
-    size_ = clamped;
-    screen_->resize(clamped);
-    for_each_observer([&](SessionObserver& o) { o.on_resize(size_); });
-  }
+  if (clamped == size_ || finished_ || !link_->open()) return size_;
+  size_ = clamped;
+  screen_->resize(clamped);
+  link_->send(core::host::FrameType::kResize, core::host::to_json(clamped));
+  for_each_observer([&](SessionObserver& o) { o.on_resize(size_); });
   return size_;
+}
+
+void Session::update_meta(const core::host::SessionMeta& meta) {
+  if (meta == meta_) return;
+  meta_ = meta;
+  link_->send(core::host::FrameType::kMeta, core::host::to_json(meta_));
 }
 
 void Session::end() {
   if (ending_ || finished_) return;
-  // Ending can finish the session at once, and its owner then lets go of it: stay
-  // alive until this call returns.
-  auto self = shared_from_this();
   ending_ = true;
-  phase_ = Phase::kHangup;
-  phase_deadline_ = std::chrono::steady_clock::now() + timings_.hangup_grace;
-  pty::signal_session(pid_, SIGHUP);
-  ending_tick();
+  link_->send(core::host::FrameType::kEnd, {});
 }
 
-void Session::on_leader_exit(const core::ExitStatus& status) {
-  auto self = shared_from_this();  // see end()
-  leader_exit_ = status;
-  // Jobs the program left behind belong to the session and end with it.
-  end();
-  maybe_finish();
+void Session::recorded() {
+  link_->send(core::host::FrameType::kRecorded, {});
+  link_->close_after_flush();
 }
 
-void Session::ending_tick() {
-  auto now = std::chrono::steady_clock::now();
-  std::size_t alive = pty::session_members(pid_).size();
-  if (alive == 0) {
-    // Give the reader a couple of ticks to collect the last output before closing.
-    if (!output_closed_ && ++quiet_ticks_ < 3) {
-      // fall through to rescheduling
-    } else {
-      close_pty();
-      survivors_gone_ = true;
-      maybe_finish();
-      return;
-    }
-  } else {
-    quiet_ticks_ = 0;
-    if (phase_ == Phase::kHangup && now >= phase_deadline_) {
-      phase_ = Phase::kTerminate;
-      phase_deadline_ = now + timings_.terminate_grace;
-      pty::signal_session(pid_, SIGTERM);
-    } else if (phase_ == Phase::kTerminate && now >= phase_deadline_) {
-      phase_ = Phase::kKill;
-      pty::signal_session(pid_, SIGKILL);
-    } else if (phase_ == Phase::kKill) {
-      pty::signal_session(pid_, SIGKILL);  // anything forked since the last round
-    }
-  }
-  ending_timer_.expires_after(timings_.poll);
-  ending_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-    if (!ec) self->ending_tick();
-  });
+void Session::release() {
+  if (finished_) return;
+  released_ = true;
+  link_->send(core::host::FrameType::kRelease, {});
+  link_->close_after_flush();
 }
 
-void Session::close_pty() {
-  if (!pty_.is_open()) return;
-  boost::system::error_code ignored;
-  pty_.close(ignored);
-  output_closed_ = true;
-}
-
-void Session::maybe_finish() {
-  if (finished_ || !leader_exit_ || !output_closed_ || !survivors_gone_) return;
+void Session::finish(const core::ExitStatus& status) {
+  if (finished_) return;
+  // Finishing lets the owner drop this session: stay alive until this call returns.
+  auto self = shared_from_this();
   finished_ = true;
-  close_pty();
-  ending_timer_.cancel();
+  leader_exit_ = status;
   activity_timer_.cancel();
   if (on_finished_) on_finished_(id_, *leader_exit_);
 }

@@ -1,19 +1,20 @@
-// One live terminal session: a program on a PTY, the bytes it writes, the windows
-// watching it.
+// One live terminal session as the daemon sees it: the link to the session's host
+// process (host/session_host.hpp, which owns the PTY, the program and the screen as it
+// really is), a copy of that screen kept from the same bytes, and the windows watching.
 //
-// The PTY is always drained as fast as it produces: output is handed to observers as
-// shared immutable chunks and each observer bounds its own queue (a slow window never
-// holds the PTY back). Input is queued with a byte bound and written without blocking.
-// Ending escalates SIGHUP -> SIGTERM -> SIGKILL over every process of the terminal
-// session; the session is finished once its leader has been reaped and the PTY has
-// closed, and only then do observers hear `on_exit`.
+// Output arrives from the host as frames and is handed to observers as shared immutable
+// chunks; each observer bounds its own queue (a slow window never holds the session
+// back). Input is sent to the host with a byte bound. Ending is the host's work (SIGHUP
+// -> SIGTERM -> SIGKILL over every process of the terminal session); the session is
+// finished when the host says every process is gone, or when the host itself is lost
+// (it crashed: host_lost()), and only then do observers hear `on_exit`. The copy of the
+// screen never answers terminal queries: the host's screen does, once.
 #pragma once
 
 #include <sys/types.h>
 
 #include <array>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <deque>
@@ -26,10 +27,12 @@
 #include "core/activity.hpp"
 #include "core/control_message.hpp"
 #include "core/exit_status.hpp"
+#include "core/host_protocol.hpp"
 #include "core/screen.hpp"
 #include "core/shell_marks.hpp"
 #include "core/terminal_size.hpp"
-#include "pty/pty_process.hpp"
+#include "host/frame_link.hpp"
+#include "host/host_launch.hpp"
 
 namespace wharf::app {
 
@@ -69,8 +72,10 @@ inline constexpr std::size_t kSnapshotScrollbackLines = 2000;
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(asio::io_context& io, core::SessionId id, std::string program, pty::PtyProcess process,
-          core::TerminalSize size, EndingTimings timings);
+  // `connection` is a host that has just answered (host/host_launch.hpp): its state and
+  // screen become this session's.
+  Session(asio::io_context& io, core::SessionId id, std::string program,
+          host::HostConnection connection);
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
@@ -80,8 +85,15 @@ class Session : public std::enable_shared_from_this<Session> {
   void notify_exit(std::optional<core::SessionId> next);
 
   core::SessionId id() const { return id_; }
-  asio::any_io_executor executor() { return pty_.get_executor(); }
+  asio::any_io_executor executor() { return activity_timer_.get_executor(); }
+  // The program's pid: the leader of its process session.
   pid_t pid() const { return pid_; }
+  pid_t host_pid() const { return host_pid_; }
+  // What the host keeps for a daemon started later (name, place, the store's run).
+  const core::host::SessionMeta& meta() const { return meta_; }
+  void update_meta(const core::host::SessionMeta& meta);
+  // The host went away without saying the session finished: it crashed or was killed.
+  bool host_lost() const { return host_lost_; }
   core::TerminalSize size() const { return size_; }
   bool ending() const { return ending_; }
   bool finished() const { return finished_; }
@@ -125,52 +137,43 @@ class Session : public std::enable_shared_from_this<Session> {
   bool write_input(std::string_view bytes);
   core::TerminalSize resize(core::TerminalSize requested);
 
-  // Starts the escalation; idempotent.
+  // Asks the host to end the session; idempotent.
   void end();
-  // Called by the service when the reaper collected the leader.
-  void on_leader_exit(const core::ExitStatus& status);
+  // The daemon has recorded how the session ended: the host may exit.
+  void recorded();
+  // The daemon is going away and keeps the session: the host runs on without it.
+  void release();
 
  private:
-  void read_more();
-  void on_output(std::size_t n);
+  void on_frame(core::host::Frame& frame);
+  void on_link_closed(const std::string& why);
+  void on_output(std::string_view bytes);
   void follow_shell_marks(std::string_view chunk);
   void activity_changed(bool changed);
   void arm_activity_timer();
-  void write_more();
-  void queue_input(std::string_view bytes);
-  void ending_tick();
-  void close_pty();
-  void maybe_finish();
+  void finish(const core::ExitStatus& status);
   template <class Fn>
   void for_each_observer(Fn&& fn);
 
   core::SessionId id_;
   std::string program_;
   pid_t pid_;
+  pid_t host_pid_;
+  core::host::SessionMeta meta_;
   std::unique_ptr<core::Screen> screen_;
-  asio::posix::stream_descriptor pty_;
+  std::shared_ptr<host::FrameLink> link_;
+  std::string leftover_;  // frames read with the host's first answer
   core::TerminalSize size_;
-  EndingTimings timings_;
-  asio::steady_timer ending_timer_;
-  std::array<char, 64 * 1024> read_buffer_{};
-  std::string utf8_tail_;
   // The last snapshot and the screen state it shows (bytes fed, state number, size).
   mutable OutputChunk snapshot_;
   mutable std::uint64_t snapshot_fed_ = 0;
-  mutable std::uint64_t snapshot_seq_ =
-      0;  // the first bytes of a character the last read cut (at most 3)
-  std::deque<std::string> input_;
-  std::size_t input_bytes_ = 0;
-  bool writing_ = false;
+  mutable std::uint64_t snapshot_seq_ = 0;
   std::vector<std::weak_ptr<SessionObserver>> observers_;
   std::optional<core::ExitStatus> leader_exit_;
-  bool output_closed_ = false;
   bool ending_ = false;
-  enum class Phase { kHangup, kTerminate, kKill } phase_ = Phase::kHangup;
-  std::chrono::steady_clock::time_point phase_deadline_{};
-  int quiet_ticks_ = 0;
-  bool survivors_gone_ = false;
   bool finished_ = false;
+  bool released_ = false;
+  bool host_lost_ = false;
   std::function<void(core::SessionId, const core::ExitStatus&)> on_finished_;
   std::uint64_t bytes_out_ = 0;
   std::uint64_t bytes_in_ = 0;

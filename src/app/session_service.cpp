@@ -1,12 +1,15 @@
 #include "app/session_service.hpp"
 
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 #include <csignal>
 #include <filesystem>
 #include <set>
 
+#include "app/final_screens.hpp"
 #include "app/launch.hpp"
 #include "pty/child_reaper.hpp"
 #include "pty/process_tree.hpp"
@@ -25,6 +28,8 @@ core::Error no_session(core::SessionId id) {
   return core::Error{"no live session " + std::to_string(id), "no_session"};
 }
 constexpr auto kIdleCheck = std::chrono::seconds(5);
+// Scrollback kept with a final screen, above its visible rows.
+constexpr std::size_t kFinalScreenScrollbackLines = 200;
 }  // namespace
 
 SessionService::SessionService(asio::io_context& io, LaunchDefaults defaults,
@@ -39,8 +44,6 @@ SessionService::SessionService(asio::io_context& io, LaunchDefaults defaults,
       shutdown_timer_(io),
       idle_timer_(io),
       registry_(options.max_sessions) {
-  if (!pty::become_subreaper())
-    spdlog::warn("cannot become a child subreaper; orphaned session processes go to init");
   watch_children();
   if (options_.idle_expiry.count() > 0) watch_idle();
 }
@@ -48,16 +51,9 @@ SessionService::SessionService(asio::io_context& io, LaunchDefaults defaults,
 void SessionService::watch_children() {
   child_signals_.async_wait([this](boost::system::error_code ec, int) {
     if (ec) return;
-    pty::reap_exited_children([this](pid_t pid, core::ExitStatus status) {
-      for (auto& [id, session] : sessions_) {
-        if (session->pid() == pid) {
-          // A copy: finishing erases the session from the map during the call.
-          std::shared_ptr<Session> keep = session;
-          keep->on_leader_exit(status);
-          return;
-        }
-      }
-    });
+    // The daemon's only children are the short-lived middle processes that start hosts
+    // (host/host_launch.hpp); programs are their hosts' children, reaped there.
+    pty::reap_exited_children([](pid_t, core::ExitStatus) {});
     watch_children();
   });
 }
@@ -106,29 +102,47 @@ core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest&
 
   SpawnPlan spawn = plan_spawn(defaults_, request, decision, id.value());
   const pty::SpawnSpec& spec = spawn.spec;
-  auto process = pty::PtyProcess::spawn(spec);
-  if (!process) {
+  registry_.set_origin(id.value(), request.owner, request.shared_shell);
+  const core::SessionEntry* registered = registry_.find(id.value());
+  core::host::SpawnRequest host_request{
+      .program = spec.program,
+      .argv = spec.argv,
+      .env = spec.env,
+      .cwd = spec.cwd,
+      .size = spec.size,
+      .ending = {.hangup_ms = options_.timings.hangup_grace.count(),
+                 .terminate_ms = options_.timings.terminate_grace.count(),
+                 .poll_ms = options_.timings.poll.count()},
+      .meta = {.id = id.value(),
+               .run_id = run_id_,
+               .program = entry.name,
+               .kind = std::string(core::kind_name(entry.kind)),
+               .custom_name = registered->custom_name,
+               .cwd = spec.cwd,
+               .created_ms = registered->created_ms,
+               .creator = registered->creator,
+               .shared_shell = registered->shared_shell,
+               .shell_integration = spawn.shell_integration,
+               .position = static_cast<std::int64_t>(registry_.live_count())},
+  };
+  auto connection =
+      host::launch_host(host_request, host_socket(id.value()),
+                        "wharf-host: " + std::to_string(id.value()) + " " + registered->name());
+  if (!connection) {
     registry_.remove(id.value());
-    return core::Error{process.error().message, "start_failed"};
+    return core::Error{connection.error().message, "start_failed"};
   }
   if (entry.kind == core::EntryKind::kAgent) agents_started_.insert(entry.name);
 
-  auto session = std::make_shared<Session>(io_, id.value(), entry.name, std::move(process.value()),
-                                           spec.size, options_.timings);
-  registry_.set_origin(id.value(), request.owner, request.shared_shell);
+  auto session =
+      std::make_shared<Session>(io_, id.value(), entry.name, std::move(connection.value()));
   session->set_shell_integration(spawn.shell_integration);
-  session->set_activity_listener(
-      [this](core::SessionId sid, Session::ActivityEvent event) { on_activity(sid, event); });
-  sessions_.emplace(id.value(), session);
-  session->start([this](core::SessionId finished, const core::ExitStatus& status) {
-    on_session_finished(finished, status);
-  });
+  add_session(session);
   spdlog::info("session {} started: {} {} (pid {}) in {}{}{}", id.value(),
                core::kind_name(entry.kind), entry.name, session->pid(), spec.cwd,
                decision.plan.resumed ? ", resuming" : "",
                decision.plan.context ? ", with note" : "");
   if (store_ != nullptr) {
-    const core::SessionEntry* registered = registry_.find(id.value());
     auto recorded = store_->session_started(
         run_id_, store::SessionRecord{.session_id = id.value(),
                                       .name = registered->name(),
@@ -143,6 +157,74 @@ core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest&
   }
   announce_list();
   return session;
+}
+
+void SessionService::add_session(const std::shared_ptr<Session>& session) {
+  session->set_activity_listener(
+      [this](core::SessionId sid, Session::ActivityEvent event) { on_activity(sid, event); });
+  sessions_.emplace(session->id(), session);
+  session->start([this](core::SessionId finished, const core::ExitStatus& status) {
+    on_session_finished(finished, status);
+  });
+}
+
+std::filesystem::path SessionService::host_socket(core::SessionId id) const {
+  return options_.hosts_dir / (std::to_string(id) + ".sock");
+}
+
+void SessionService::sync_meta() {
+  std::int64_t position = 0;
+  for (const core::SessionEntry* e : registry_.entries()) {
+    auto session = find(e->id);
+    ++position;
+    if (!session) continue;
+    core::host::SessionMeta meta = session->meta();
+    meta.custom_name = e->custom_name;
+    meta.position = position;
+    session->update_meta(meta);
+  }
+}
+
+void SessionService::adopt(std::vector<host::HostConnection> hosts) {
+  std::sort(hosts.begin(), hosts.end(), [](const auto& a, const auto& b) {
+    return a.state.meta.position < b.state.meta.position;
+  });
+  for (host::HostConnection& found : hosts) {
+    const core::host::SessionMeta& meta = found.state.meta;
+    core::SessionEntry entry;
+    entry.id = meta.id;
+    entry.program = meta.program;
+    entry.kind = meta.kind;
+    entry.custom_name = meta.custom_name;
+    entry.cwd = meta.cwd;
+    entry.created_ms = meta.created_ms;
+    entry.creator = meta.creator;
+    entry.shared_shell = meta.shared_shell;
+    if (auto restored = registry_.restore(entry); !restored) {
+      spdlog::warn("session {}: {}; its host is left running", meta.id, restored.error().message);
+      ::close(found.fd);
+      continue;
+    }
+    bool ending = found.state.ending;
+    auto session = std::make_shared<Session>(io_, meta.id, meta.program, std::move(found));
+    session->set_shell_integration(meta.shell_integration);
+    if (ending) registry_.mark_ending(meta.id);
+    spdlog::info("session {} ({}) taken over from an earlier wharf: program pid {}, host pid {}",
+                 meta.id, entry.name(), session->pid(), session->host_pid());
+    if (store_ != nullptr) {
+      auto recorded = store_->session_event(meta.run_id, meta.id, "reattached",
+                                            std::to_string(run_id_), now_ms());
+      if (!recorded) spdlog::warn("store: {}", recorded.error().message);
+    }
+    add_session(session);
+  }
+  sync_meta();
+  announce_list();
+}
+
+void SessionService::release_all() {
+  auto live = sessions_;
+  for (auto& [id, session] : live) session->release();
 }
 
 core::Result<const core::CatalogEntry*> SessionService::set_default_entry(
@@ -329,9 +411,11 @@ core::Status SessionService::rename(core::SessionId id, std::string_view name) {
     return error;
   }
   if (store_ != nullptr) {
-    auto recorded = store_->session_renamed(run_id_, id, registry_.find(id)->name(), now_ms());
+    auto recorded =
+        store_->session_renamed(find(id)->meta().run_id, id, registry_.find(id)->name(), now_ms());
     if (!recorded) spdlog::warn("store: {}", recorded.error().message);
   }
+  sync_meta();
   announce_list();
   return core::ok_status();
 }
@@ -342,6 +426,7 @@ core::Status SessionService::reorder(const std::vector<core::SessionId>& order) 
     error.code = "bad_field";
     return error;
   }
+  sync_meta();
   announce_list();
   return core::ok_status();
 }
@@ -363,10 +448,11 @@ void SessionService::on_session_finished(core::SessionId id, const core::ExitSta
   std::shared_ptr<Session> session = it->second;
   std::optional<core::SessionId> next = registry_.neighbour(id);
   bool requested = ended_by_request_.erase(id) > 0;
+  std::string outcome = session->host_lost() ? "crashed" : requested ? "ended" : "exited";
   if (store_ != nullptr) {
     auto recorded = store_->session_finished(
-        run_id_, id,
-        store::SessionOutcome{.status = requested ? "ended" : "exited",
+        session->meta().run_id, id,
+        store::SessionOutcome{.status = outcome,
                               .exit_code = status.code,
                               .signal = status.signal,
                               .ended_at_ms = now_ms(),
@@ -375,11 +461,30 @@ void SessionService::on_session_finished(core::SessionId id, const core::ExitSta
                               .scrollback_truncated = session->screen().scrollback_dropped() > 0});
     if (!recorded) spdlog::warn("store: {}", recorded.error().message);
   }
+  if (!options_.screens_dir.empty()) {
+    // What the program left on screen answers "why did it exit" after the tab is gone.
+    core::ScreenText screen = session->text(kFinalScreenScrollbackLines);
+    std::string text;
+    for (const auto* rows : {&screen.scrollback, &screen.lines})
+      for (const std::string& row : *rows) text.append(row).push_back('\n');
+    while (text.ends_with("\n\n")) text.pop_back();
+    auto saved = FinalScreens(options_.screens_dir).save(session->meta().run_id, id, text);
+    if (!saved)
+      spdlog::warn("session {}: its last screen was not kept: {}", id, saved.error().message);
+  }
   registry_.remove(id);
   sessions_.erase(it);
-  spdlog::info("session {} finished ({})", id,
-               status.code ? "exit code " + std::to_string(*status.code)
-                           : core::signal_name(status.signal.value_or(0)));
+  if (session->host_lost()) {
+    spdlog::warn("session {}: its host process went away without a word (crashed or killed)", id);
+    // A host that dies this way cannot remove its own socket.
+    std::error_code ignored;
+    std::filesystem::remove(host_socket(id), ignored);
+  } else {
+    spdlog::info("session {} finished ({})", id,
+                 status.code ? "exit code " + std::to_string(*status.code)
+                             : core::signal_name(status.signal.value_or(0)));
+  }
+  session->recorded();
   session->notify_exit(next);
   announce_list();
   notify_if_all_finished();
@@ -420,8 +525,8 @@ OutputChunk SessionService::sessions_list() const {
   return list_cache_;
 }
 
-void SessionService::announce_stop() {
-  windows_.tell_stop_announced();
+void SessionService::announce_stop(bool sessions_kept) {
+  windows_.tell_stop_announced(sessions_kept);
 }
 
 void SessionService::stop_windows() {

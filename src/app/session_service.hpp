@@ -12,6 +12,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -28,6 +29,7 @@
 #include "core/paste_text.hpp"
 #include "core/result.hpp"
 #include "core/session_registry.hpp"
+#include "host/host_launch.hpp"
 
 namespace wharf::store {
 class MetadataStore;
@@ -40,6 +42,11 @@ struct ServiceOptions {
   // End a session nobody has watched and that printed nothing for this long; 0: never.
   std::chrono::seconds idle_expiry{0};
   EndingTimings timings{};
+  // Where session hosts put their sockets (host/host_launch.hpp); one per session.
+  std::filesystem::path hosts_dir;
+  // Where the last screen of each ended session is kept (app/final_screens.hpp); empty:
+  // nowhere.
+  std::filesystem::path screens_dir;
 };
 
 struct LaunchStatus {
@@ -107,21 +114,36 @@ class SessionService {
   core::Result<std::shared_ptr<Session>> ensure_shared_shell();
   const core::SessionRegistry& registry() const { return registry_; }
   std::size_t live_count() const { return sessions_.size(); }
+  // Ids below `id` belong to sessions alive elsewhere (hosts of another wharf version).
+  void reserve_ids_below(core::SessionId id) { registry_.reserve_ids_below(id); }
   std::size_t attached_count() const;
   // The current `sessions` message (docs/protocol.md), shared by every window.
   OutputChunk sessions_list() const;
 
   // Tells every window the daemon has begun to stop (their pages say so at once).
-  void announce_stop();
+  void announce_stop(bool sessions_kept = false);
   // Tells every window the daemon is going away (they close their connections).
   void stop_windows();
+  // Tells every window its key is spent (they close their connections).
+  void key_rotated() { windows_.tell_key_rotated(); }
   // Ends every session; `done` runs once all have finished, or when `limit` passes.
   void end_all(std::chrono::milliseconds limit, std::function<void()> done);
+  // Lets go of every session without ending it: their hosts run on for the next daemon.
+  void release_all();
+  // Takes over sessions whose hosts a previous daemon left (found and greeted by the
+  // caller), in their old tab order, with their ids, names and screens. A host whose
+  // program exited meanwhile is recorded with its real status and then lets go.
+  void adopt(std::vector<host::HostConnection> hosts);
 
  private:
   void watch_children();
   void watch_idle();
   void on_session_finished(core::SessionId id, const core::ExitStatus& status);
+  // Registers a started or adopted session and starts following its host.
+  void add_session(const std::shared_ptr<Session>& session);
+  // Tells each host its session's name and place, so a later daemon shows them as now.
+  void sync_meta();
+  std::filesystem::path host_socket(core::SessionId id) const;
   void notify_if_all_finished();
   void on_activity(core::SessionId id, Session::ActivityEvent event);
   // Tells every window the list changed. Coalesced: many changes in one turn of the

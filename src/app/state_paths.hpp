@@ -19,6 +19,8 @@ struct StatePaths {
   std::filesystem::path url_file() const { return runtime_dir / "url"; }
   std::filesystem::path socket_file() const { return runtime_dir / "wharf.sock"; }
   std::filesystem::path database_file() const { return state_dir / "wharf.db"; }
+  // Final screens of ended sessions (app/final_screens.hpp).
+  std::filesystem::path screens_dir() const { return state_dir / "screens"; }
 };
 
 // Defaults: $XDG_STATE_HOME/wharf or ~/.local/state/wharf; runtime under

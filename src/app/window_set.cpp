@@ -30,10 +30,16 @@ void WindowSet::tell_driver(core::SessionId session, const core::DriverChange& c
   tell(change.gained, true);
 }
 
-void WindowSet::tell_stop_announced() const {
+void WindowSet::tell_stop_announced(bool sessions_kept) const {
   auto windows = windows_;
   for (auto& [id, weak] : windows)
-    if (auto listener = weak.lock()) listener->on_stop_announced();
+    if (auto listener = weak.lock()) listener->on_stop_announced(sessions_kept);
+}
+
+void WindowSet::tell_key_rotated() const {
+  auto windows = windows_;
+  for (auto& [id, weak] : windows)
+    if (auto listener = weak.lock()) listener->on_key_rotated();
 }
 
 void WindowSet::tell_stopping() const {

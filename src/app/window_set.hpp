@@ -26,9 +26,12 @@ class WindowListener {
                                  std::optional<core::WindowId> by) = 0;
   virtual void on_daemon_stopping() = 0;
   // The daemon has begun to stop (its sessions are ending); on_daemon_stopping follows.
-  virtual void on_stop_announced() = 0;
+  virtual void on_stop_announced(bool sessions_kept) = 0;
   // A session finished ten seconds ago and nobody looked: this window plays the chime.
   virtual void on_chime(core::SessionId session) = 0;
+  // The key this window opened with is no longer valid (`wharf key rotate`): it is told
+  // and closed; it comes back only with the new link.
+  virtual void on_key_rotated() = 0;
 };
 
 class WindowSet {
@@ -41,8 +44,9 @@ class WindowSet {
   void tell_sessions(const OutputChunk& list) const;
   // The window that lost the session and the one that gained it, each its own news.
   void tell_driver(core::SessionId session, const core::DriverChange& change) const;
-  void tell_stop_announced() const;
+  void tell_stop_announced(bool sessions_kept) const;
   void tell_stopping() const;
+  void tell_key_rotated() const;
   // One chime for all the windows of this daemon: the one used last, else any.
   void chime(core::SessionId session) const;
 

@@ -8,7 +8,8 @@ std::span<const Command> all_commands() {
   static const std::array kCommands{
       kServeCommand,      kOpenCommand,     kLsCommand,       kNewCommand, kKillCommand,
       kReadScreenCommand, kSendKeysCommand, kSendTextCommand, kRunCommand, kWaitCommand,
-      kAttachCommand,     kHistoryCommand,  kAgentCommand,    kMcpCommand, kNotifyCommand};
+      kAttachCommand,     kHistoryCommand,  kAgentCommand,    kMcpCommand, kNotifyCommand,
+      kRestartCommand,    kKeyCommand};
   return kCommands;
 }
 

@@ -20,6 +20,8 @@ extern const Command kAgentCommand;
 extern const Command kAttachCommand;
 extern const Command kHistoryCommand;
 extern const Command kKillCommand;
+extern const Command kRestartCommand;
+extern const Command kKeyCommand;
 extern const Command kLsCommand;
 extern const Command kMcpCommand;
 extern const Command kNewCommand;

@@ -1,6 +1,7 @@
 #include "cli/daemon.hpp"
 
 #include <fcntl.h>
+#include <linux/close_range.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "app/config_file.hpp"
 #include "app/context_note.hpp"
@@ -27,6 +29,7 @@
 #include "core/access_key.hpp"
 #include "core/catalog.hpp"
 #include "core/environment.hpp"
+#include "host/host_launch.hpp"
 #include "pty/account.hpp"
 #include "server/control_listener.hpp"
 #include "server/listener.hpp"
@@ -80,7 +83,9 @@ std::vector<std::string> daemon_environment() {
   return entries;
 }
 
-core::Result<std::string> take_key() {
+// WHARF_KEY if set; else, when sessions were taken over from an earlier daemon, the key
+// it used (open pages reconnect without a new link); else a fresh one.
+core::Result<std::string> take_key(const fs::path& key_file, bool sessions_kept) {
   if (const char* pinned = std::getenv("WHARF_KEY")) {
     std::string key(pinned);
     unsetenv("WHARF_KEY");
@@ -88,7 +93,66 @@ core::Result<std::string> take_key() {
       return core::Error{"WHARF_KEY must be 32 lowercase hex characters"};
     return key;
   }
+  if (sessions_kept) {
+    std::ifstream in(key_file);
+    std::string kept;
+    if (in >> kept && core::is_well_formed_key(kept)) return kept;
+  }
   return app::mint_key();
+}
+
+// The sessions an earlier daemon left running (it crashed, or stopped keeping them):
+// every host that answers in the hosts dir. A host of another protocol version is left
+// running for a wharf that speaks it, and its id is never handed out here.
+struct FoundHosts {
+  std::vector<host::HostConnection> live;
+  core::SessionId first_free_id = 1;
+};
+
+// `wharf restart`: this process becomes the wharf binary now on disk (an upgrade is
+// a build and a restart), with the same arguments, port and key, so open pages come back
+// to the same address. Every descriptor is closed on exec: the new daemon binds the port
+// and the sockets afresh and finds the sessions through their hosts.
+int restart_in_place(std::uint16_t port, const std::string& key) {
+  std::ifstream cmdline("/proc/self/cmdline", std::ios::binary);
+  std::vector<std::string> args;
+  for (std::string arg; std::getline(cmdline, arg, '\0');) args.push_back(arg);
+  std::error_code ec;
+  std::string exe = fs::read_symlink("/proc/self/exe", ec).string();
+  // A binary replaced by a new build reads "PATH (deleted)": the new one is at PATH.
+  constexpr std::string_view kDeleted = " (deleted)";
+  if (exe.ends_with(kDeleted)) exe.resize(exe.size() - kDeleted.size());
+  if (ec || exe.empty() || args.empty()) return fail("cannot restart: /proc/self is unreadable");
+  setenv("WHARF_KEY", key.c_str(), 1);
+  setenv("WHARF_RESTART_PORT", std::to_string(port).c_str(), 1);
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  spdlog::info("restarting as {}", exe);
+  std::fflush(stdout);
+  close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+  execv(exe.c_str(), argv.data());
+  return fail("cannot restart as " + exe + ": " + std::strerror(errno));
+}
+
+FoundHosts find_hosts(const fs::path& dir) {
+  FoundHosts found;
+  for (const auto& [id, socket] : host::host_sockets(dir)) {
+    auto connected = host::connect_host(socket);
+    if (connected) {
+      found.live.push_back(std::move(connected.value()));
+      continue;
+    }
+    if (connected.error().code == "unreachable") {
+      std::error_code ignored;
+      fs::remove(socket, ignored);  // its host is gone: a leftover of a crash
+      continue;
+    }
+    found.first_free_id = std::max(found.first_free_id, id + 1);
+    spdlog::warn("session {} is left running: {}; a wharf of that version can take it over", id,
+                 connected.error().message);
+  }
+  return found;
 }
 
 std::string url_host(const asio::ip::address& address) {
@@ -156,6 +220,11 @@ int run_daemon(const DaemonOptions& options) {
   const core::Config& file = config.value();
   std::string listen = options.listen.value_or(file.listen.value_or("127.0.0.1"));
   std::uint16_t port = options.port.value_or(file.port.value_or(7373));
+  // A daemon that restarted itself (`wharf restart`) keeps the port it had.
+  if (const char* kept = std::getenv("WHARF_RESTART_PORT")) {
+    port = static_cast<std::uint16_t>(std::strtoul(kept, nullptr, 10));
+    unsetenv("WHARF_RESTART_PORT");
+  }
   std::string log_level = options.log_level.value_or(file.log_level.value_or("info"));
 
   auto logger = spdlog::stderr_color_mt("wharf");
@@ -175,7 +244,11 @@ int run_daemon(const DaemonOptions& options) {
     if (auto made = app::ensure_private_dir(dir); !made) return fail(made.error().message);
   }
 
-  auto key = take_key();
+  fs::path hosts_dir = paths.runtime_dir / "hosts";
+  if (auto made = app::ensure_private_dir(hosts_dir); !made) return fail(made.error().message);
+  FoundHosts hosts = find_hosts(hosts_dir);
+
+  auto key = take_key(paths.key_file(), !hosts.live.empty());
   if (!key) return fail(key.error().message);
 
   std::error_code fs_ec;
@@ -191,7 +264,11 @@ int run_daemon(const DaemonOptions& options) {
 
   auto store = store::MetadataStore::open(paths.database_file());
   if (!store) return fail(store.error().message);
-  auto run = store.value().begin_run(app::now_ms(), getpid());
+  // Sessions whose hosts answered stay live in the store; the rest were interrupted.
+  std::vector<std::pair<std::int64_t, std::uint64_t>> alive;
+  for (const host::HostConnection& found : hosts.live)
+    alive.emplace_back(found.state.meta.run_id, found.state.meta.id);
+  auto run = store.value().begin_run(app::now_ms(), getpid(), alive);
   if (!run) return fail(run.error().message);
   if (run.value().interrupted > 0) {
     spdlog::info(
@@ -244,10 +321,18 @@ int run_daemon(const DaemonOptions& options) {
       app::ServiceOptions{
           .max_sessions = options.max_sessions.value_or(file.max_sessions.value_or(8)),
           .idle_expiry = std::chrono::seconds(
-              options.idle_expiry_seconds.value_or(file.idle_expiry_seconds.value_or(0)))},
+              options.idle_expiry_seconds.value_or(file.idle_expiry_seconds.value_or(0))),
+          .hosts_dir = hosts_dir,
+          .screens_dir = paths.screens_dir()},
       &store.value(), run.value().run_id);
   if (auto chosen = choose_defaults(sessions, options, file); !chosen)
     return fail(chosen.error().message);
+  sessions.reserve_ids_below(hosts.first_free_id);
+  if (!hosts.live.empty()) {
+    spdlog::info("taking over {} session(s) an earlier wharf left running", hosts.live.size());
+    sessions.adopt(std::move(hosts.live));
+  }
+  bool keep_sessions = options.keep_sessions.value_or(file.keep_sessions.value_or(false));
 
   // Uploads (the composer's images) live beside the state, swept at start and weekly.
   app::UploadStore uploads(paths.state_dir / "uploads",
@@ -294,8 +379,11 @@ int run_daemon(const DaemonOptions& options) {
         address.to_string());
   }
 
-  std::string url = "http://" + url_host(address) + ":" + std::to_string(context.listen.port) +
-                    "/?k=" + context.key;
+  auto url_with_key = [&](const std::string& with) {
+    return "http://" + url_host(address) + ":" + std::to_string(context.listen.port) +
+           "/?k=" + with;
+  };
+  std::string url = url_with_key(context.key);
   if (auto written = app::write_private_file(paths.key_file(), context.key + "\n"); !written)
     return fail(written.error().message);
   if (auto written = app::write_private_file(paths.url_file(), url + "\n"); !written)
@@ -314,8 +402,65 @@ int run_daemon(const DaemonOptions& options) {
   spdlog::info("wharf serving {} on {}:{} (state in {})", workspace.string(), address.to_string(),
                context.listen.port, paths.state_dir.string());
 
+  // Three ways to stop. A stop signal (Ctrl-C, SIGTERM, the page's power button) ends
+  // every session unless the daemon keeps them (--keep-sessions); `wharf restart` keeps
+  // them and starts this daemon again on the binary now on disk. A crash keeps them too:
+  // they live in their hosts.
   bool stopping = false;
+  bool restarting = false;
   asio::steady_timer shutdown_grace(io);
+  auto close_windows_and_stop = [&] {
+    // Windows get a proper close frame before the loop stops.
+    sessions.stop_windows();
+    shutdown_grace.expires_after(std::chrono::milliseconds(200));
+    shutdown_grace.async_wait([&io](boost::system::error_code) { io.stop(); });
+  };
+  auto stop = [&](const char* why, bool keep) {
+    stopping = true;
+    upload_sweep.cancel();
+    listener.value()->stop();
+    control.value()->stop();
+    sessions.announce_stop(keep);
+    if (keep) {
+      spdlog::info("{}: leaving {} session(s) running for the next wharf", why,
+                   sessions.live_count());
+      sessions.release_all();
+      close_windows_and_stop();
+      return;
+    }
+    spdlog::info("{}: ending {} session(s)", why, sessions.live_count());
+    sessions.end_all(kShutdownLimit, close_windows_and_stop);
+  };
+  control.value()->set_actions(server::DaemonActions{
+      .restart =
+          [&] {
+            if (stopping) return;
+            restarting = true;
+            stop("restart asked for", true);
+          },
+      .rotate_key =
+          [&] {
+            // A new key is an explicit act: the old link, every window opened with it and
+            // every program holding it stop working at once; the windows are told why.
+            auto minted = app::mint_key();
+            if (!minted) {
+              spdlog::warn("no new key: {}", minted.error().message);
+              return url_with_key(context.key);
+            }
+            context.key = minted.value();
+            std::string new_url = url_with_key(context.key);
+            if (auto written = app::write_private_file(paths.key_file(), context.key + "\n");
+                !written)
+              spdlog::warn("{}", written.error().message);
+            if (auto written = app::write_private_file(paths.url_file(), new_url + "\n"); !written)
+              spdlog::warn("{}", written.error().message);
+            sessions.key_rotated();
+            spdlog::info("the key was rotated; open windows were closed");
+            std::printf("%s\n", new_url.c_str());
+            std::fflush(stdout);
+            return new_url;
+          },
+  });
   std::function<void(boost::system::error_code, int)> on_stop_signal =
       [&](boost::system::error_code ec, int signal) {
         if (ec) return;
@@ -324,19 +469,7 @@ int run_daemon(const DaemonOptions& options) {
           io.stop();
           return;
         }
-        stopping = true;
-        spdlog::info("{} received: ending {} session(s)", signal == SIGINT ? "SIGINT" : "SIGTERM",
-                     sessions.live_count());
-        sessions.announce_stop();
-        upload_sweep.cancel();
-        listener.value()->stop();
-        control.value()->stop();
-        sessions.end_all(kShutdownLimit, [&] {
-          // Windows get a proper close frame before the loop stops.
-          sessions.stop_windows();
-          shutdown_grace.expires_after(std::chrono::milliseconds(200));
-          shutdown_grace.async_wait([&io](boost::system::error_code) { io.stop(); });
-        });
+        stop(signal == SIGINT ? "SIGINT received" : "SIGTERM received", keep_sessions);
         stop_signals.async_wait(on_stop_signal);
       };
   stop_signals.async_wait(on_stop_signal);
@@ -345,6 +478,7 @@ int run_daemon(const DaemonOptions& options) {
   fs::remove(paths.url_file(), fs_ec);
   if (auto ended = store.value().end_run(run.value().run_id, app::now_ms()); !ended)
     spdlog::warn("store: {}", ended.error().message);
+  if (restarting) return restart_in_place(context.listen.port, context.key);
   spdlog::info("wharf stopped");
   return 0;
 }

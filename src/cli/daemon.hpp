@@ -24,6 +24,7 @@ struct DaemonOptions {
   std::optional<unsigned> idle_expiry_seconds;     // default 0: sessions never expire
   std::optional<unsigned> window_timeout_seconds;  // default 300
   std::optional<bool> shared_shell;                // default false
+  std::optional<bool> keep_sessions;               // default false: a stop ends them
 };
 
 // Returns the process exit code.

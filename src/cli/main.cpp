@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "core/version.hpp"
+#include "host/session_host.hpp"
 
 namespace {
 
@@ -55,6 +56,9 @@ bool unknown_verb(std::string_view word) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A session host (host/session_host.hpp) is started by the daemon, never by hand, so
+  // it is no verb users see.
+  if (argc >= 2 && std::string_view(argv[1]) == "host") return wharf::host::run_host(argc, argv);
   if (argc >= 2 && unknown_verb(argv[1])) return 2;
   CLI::App app{"wharf: terminal sessions on this machine, served to any browser and to programs",
                "wharf"};

@@ -207,6 +207,10 @@ Config walk(const toml::table& root, std::string_view source) {
                         config.window_timeout_seconds = static_cast<unsigned>(
                             integer_of(n, "window_timeout", 10, 7LL * 24 * 3600));
                       }},
+                     {"keep_sessions",
+                      [&](const toml::node& n) {
+                        config.keep_sessions = bool_of(n, "keep_sessions");
+                      }},
                      {"log_level",
                       [&](const toml::node& n) {
                         std::string level = string_of(n, "log_level");

@@ -51,6 +51,8 @@ struct Config {
   std::optional<unsigned> idle_expiry_seconds;
   std::optional<unsigned> window_timeout_seconds;
   std::optional<std::string> log_level;
+  // Whether Ctrl-C / SIGTERM leaves the sessions running for the next daemon.
+  std::optional<bool> keep_sessions;
   // [sessions]
   std::optional<std::string> default_entry;
   std::optional<std::string> default_directory;

@@ -251,8 +251,12 @@ std::string chime_message(SessionId session) {
   return json::serialize(json::object{{"type", "chime"}, {"session", session}});
 }
 
-std::string stopping_message() {
-  return json::serialize(json::object{{"type", "stopping"}});
+std::string key_rotated_message() {
+  return json::serialize(json::object{{"type", "key_rotated"}});
+}
+
+std::string stopping_message(bool sessions_kept) {
+  return json::serialize(json::object{{"type", "stopping"}, {"sessions_kept", sessions_kept}});
 }
 
 }  // namespace wharf::core

@@ -100,7 +100,11 @@ std::string exit_message(SessionId session, const ExitStatus& status,
 std::string pong_message();
 std::string pasted_message(SessionId session, std::size_t bytes, std::size_t removed);
 std::string chime_message(SessionId session);
-std::string stopping_message();
+// `sessions_kept`: the daemon leaves its sessions running (a restart, --keep-sessions),
+// so a window reconnects to the same sessions when the next daemon is up.
+std::string stopping_message(bool sessions_kept);
+// The window's key was replaced (`wharf key rotate`); the connection closes next.
+std::string key_rotated_message();
 std::string error_message(std::string_view code, std::string_view message);
 
 }  // namespace wharf::core

@@ -29,6 +29,19 @@ Result<SessionId> SessionRegistry::add(std::string program, std::string cwd,
   return order_.back();
 }
 
+Status SessionRegistry::restore(SessionEntry entry) {
+  if (entry.id == 0 || find(entry.id) != nullptr)
+    return Error{"session " + std::to_string(entry.id) + " is already live"};
+  entry.status = SessionStatus::kRunning;
+  entry.driver.reset();
+  entry.windows.clear();
+  if (entry.custom_name.size() > kMaxNameBytes) entry.custom_name.clear();
+  next_id_ = std::max(next_id_, entry.id + 1);
+  order_.push_back(entry.id);
+  sessions_.push_back(std::move(entry));
+  return ok_status();
+}
+
 void SessionRegistry::remove(SessionId id) {
   std::erase_if(sessions_, [id](const SessionEntry& e) { return e.id == id; });
   std::erase(order_, id);

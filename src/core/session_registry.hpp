@@ -9,6 +9,7 @@
 // always has a driver.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -56,6 +57,12 @@ class SessionRegistry {
   // Registers a new session at the end of the tab order, or says why not (the cap).
   Result<SessionId> add(std::string program, std::string cwd, std::int64_t created_ms,
                         std::string custom_name = {}, std::string kind = "shell");
+  // Registers a session a previous daemon started (its host outlived that daemon), with
+  // its id, name and fields as they were, at the end of the tab order. Refused for an id
+  // already live. The cap does not apply: a live program is never turned away.
+  Status restore(SessionEntry entry);
+  // Ids below `id` are never handed out (they belong to sessions still alive elsewhere).
+  void reserve_ids_below(SessionId id) { next_id_ = std::max(next_id_, id); }
   void remove(SessionId id);
   void mark_ending(SessionId id);
 

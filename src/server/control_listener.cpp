@@ -105,7 +105,7 @@ asio::awaitable<void> ControlListener::serve(local::socket socket, pid_t peer) {
     std::string line(asio::buffers_begin(buffer.data()),
                      asio::buffers_begin(buffer.data()) + static_cast<std::ptrdiff_t>(n - 1));
     buffer.consume(n);
-    std::string answer = co_await handle_control_request(line, sessions_, caller) + "\n";
+    std::string answer = co_await handle_control_request(line, sessions_, caller, actions_) + "\n";
     auto [write_ec, written] = co_await asio::async_write(socket, asio::buffer(answer),
                                                           asio::as_tuple(asio::use_awaitable));
     if (write_ec) co_return;

@@ -8,10 +8,12 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
 #include <filesystem>
+#include <functional>
 #include <memory>
 
 #include "app/session_service.hpp"
 #include "core/result.hpp"
+#include "server/control_requests.hpp"
 
 namespace wharf::server {
 
@@ -27,6 +29,8 @@ class ControlListener : public std::enable_shared_from_this<ControlListener> {
 
   void start();
   void stop();
+  // What `wharf restart` and `wharf key rotate` ask for; unset, the verb is refused.
+  void set_actions(DaemonActions actions) { actions_ = std::move(actions); }
 
  private:
   boost::asio::awaitable<void> accept_loop();
@@ -37,6 +41,7 @@ class ControlListener : public std::enable_shared_from_this<ControlListener> {
   boost::asio::local::stream_protocol::acceptor acceptor_;
   std::filesystem::path path_;
   app::SessionService& sessions_;
+  DaemonActions actions_;
 };
 
 }  // namespace wharf::server

@@ -1,5 +1,7 @@
 #include "server/control_requests.hpp"
 
+#include <boost/asio/post.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/json.hpp>
 
 #include "ops/operation.hpp"
@@ -50,7 +52,8 @@ std::string default_directory(const json::object& request, app::SessionService& 
 
 boost::asio::awaitable<std::string> handle_control_request(std::string_view line,
                                                            app::SessionService& sessions,
-                                                           core::Caller caller) {
+                                                           core::Caller caller,
+                                                           const DaemonActions& actions) {
   boost::system::error_code ec;
   json::value value = json::parse(line, ec);
   if (ec || !value.is_object()) co_return failure("bad_request", "a request is one JSON object");
@@ -77,9 +80,27 @@ boost::asio::awaitable<std::string> handle_control_request(std::string_view line
   if ((verb == "agent" || verb == "cwd") && caller.kind == core::Caller::Kind::kSession)
     co_return failure("not_permitted",
                       "a program inside a session may not change what new sessions start with");
+  if (verb == "restart" || verb == "rotate_key") {
+    if (caller.kind == core::Caller::Kind::kSession)
+      co_return failure("not_permitted",
+                        "a program inside a session may not restart wharf or change its key");
+  }
+  if (verb == "restart") {
+    if (!actions.restart) co_return failure("not_available", "this wharf cannot restart itself");
+    std::size_t kept = sessions.live_count();
+    // After this answer is written: the restart closes this connection.
+    boost::asio::post(co_await boost::asio::this_coro::executor, actions.restart);
+    co_return success({{"sessions", kept}});
+  }
+  if (verb == "rotate_key") {
+    if (!actions.rotate_key) co_return failure("not_available", "this wharf cannot change its key");
+    co_return success({{"url", actions.rotate_key()}});
+  }
   if (verb == "agent") co_return default_agent(request, sessions);
   if (verb == "cwd") co_return default_directory(request, sessions);
-  co_return failure("bad_request", "a request names an 'op' (or the verb 'agent' or 'cwd')");
+  co_return failure("bad_request",
+                    "a request names an 'op' (or the verb 'agent', 'cwd', 'restart' or "
+                    "'rotate_key')");
 }
 
 }  // namespace wharf::server

@@ -7,6 +7,10 @@
 //                                 -> {"ok": true, "result": {...}, "text": "..."}
 //   {"verb": "agent", "name"?}    what new sessions start   -> {"ok": true, "default", "kind"}
 //   {"verb": "cwd", "cwd"?}       where they start          -> {"ok": true, "cwd"}
+//   {"verb": "restart"}           the daemon starts again on the binary now on disk,
+//                                 keeping every session     -> {"ok": true, "sessions"}
+//   {"verb": "rotate_key"}        a new key; every window and the old URL stop working
+//                                                           -> {"ok": true, "url"}
 //
 // Failures: {"ok": false, "code": "...", "error": "..."}. The caller is who the peer
 // process is (core/ownership.hpp): the control listener finds it from the socket's
@@ -14,6 +18,7 @@
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -25,8 +30,15 @@ namespace wharf::server {
 inline constexpr std::size_t kMaxControlRequestBytes = 256 * 1024;
 
 // Answers one request line; never throws.
+// What only the daemon itself can do; an empty one refuses its verb.
+struct DaemonActions {
+  std::function<void()> restart;
+  std::function<std::string()> rotate_key;  // returns the new URL
+};
+
 boost::asio::awaitable<std::string> handle_control_request(std::string_view line,
                                                            app::SessionService& sessions,
-                                                           core::Caller caller);
+                                                           core::Caller caller,
+                                                           const DaemonActions& actions = {});
 
 }  // namespace wharf::server

@@ -270,12 +270,17 @@ void WebSocketSession::on_driver_changed(core::SessionId session, bool driving,
   if (session_ && session_->id() == session) send_text(core::driver_message(session, driving, by));
 }
 
-void WebSocketSession::on_stop_announced() {
-  send_text(core::stopping_message());
+void WebSocketSession::on_stop_announced(bool sessions_kept) {
+  send_text(core::stopping_message(sessions_kept));
 }
 
 void WebSocketSession::on_chime(core::SessionId session) {
   send_text(core::chime_message(session));
+}
+
+void WebSocketSession::on_key_rotated() {
+  send_text(core::key_rotated_message());
+  close_after_queue(static_cast<websocket::close_code>(kCloseKeyRotated), "the key was rotated");
 }
 
 void WebSocketSession::on_daemon_stopping() {

@@ -30,6 +30,8 @@ namespace wharf::server {
 inline constexpr std::size_t kMaxQueuedBytes = 16 * 1024 * 1024;
 inline constexpr std::size_t kMaxCoalescedFrame = 256 * 1024;
 inline constexpr std::uint16_t kCloseFellBehind = 4001;
+// The key the window opened with was replaced (`wharf key rotate`).
+inline constexpr std::uint16_t kCloseKeyRotated = 4003;
 
 class WebSocketSession : public app::SessionObserver,
                          public app::WindowListener,
@@ -51,8 +53,9 @@ class WebSocketSession : public app::SessionObserver,
   void on_driver_changed(core::SessionId session, bool driving,
                          std::optional<core::WindowId> by) override;
   void on_daemon_stopping() override;
-  void on_stop_announced() override;
+  void on_stop_announced(bool sessions_kept) override;
   void on_chime(core::SessionId session) override;
+  void on_key_rotated() override;
 
  private:
   struct Outgoing {

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cassert>
 #include <cerrno>
@@ -81,6 +82,71 @@ PRAGMA user_version = 1;
     R"sql(
 ALTER TABLE sessions ADD COLUMN entry TEXT NOT NULL DEFAULT '';
 PRAGMA user_version = 2;
+)sql",
+    // 2 -> 3: sessions outlive a daemon in host processes, so a session may be
+    // 'crashed' (its host died without saying how the program ended) and may be
+    // 'reattached' by a later run. SQLite cannot alter a CHECK, so both tables are
+    // rebuilt, every row kept with its rowid (events sort by rowid within a millisecond).
+    //
+    // The old tables are renamed aside first, not dropped first: with foreign keys on,
+    // dropping a parent runs an implicit DELETE that the events would refuse, and
+    // PRAGMA foreign_keys cannot be turned off inside this transaction. Renaming
+    // `sessions` points the old events' key at `sessions_v2`; the new events table
+    // refers to the new `sessions`, so neither DROP below has a child left to check.
+    // The old indexes go with their tables and are made again on the new ones.
+    R"sql(
+ALTER TABLE session_events RENAME TO session_events_v2;
+ALTER TABLE sessions RENAME TO sessions_v2;
+
+CREATE TABLE sessions (
+  run_id INTEGER NOT NULL REFERENCES runs (id),
+  session_id INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  entry TEXT NOT NULL DEFAULT '', -- the catalog entry's name; '' when recorded before v2
+  kind TEXT NOT NULL,
+  program TEXT NOT NULL,          -- the executable only, never its arguments
+  cwd TEXT NOT NULL,
+  owner TEXT NOT NULL,
+  env_names TEXT NOT NULL,        -- JSON array of variable NAMES, never values
+  status TEXT NOT NULL
+    CHECK (status IN ('running', 'ending', 'exited', 'ended', 'interrupted', 'crashed')),
+  exit_code INTEGER,
+  signal INTEGER,
+  created_at INTEGER NOT NULL,
+  ended_at INTEGER,
+  bytes_out INTEGER NOT NULL DEFAULT 0,
+  bytes_in INTEGER NOT NULL DEFAULT 0,
+  scrollback_truncated INTEGER NOT NULL DEFAULT 0 CHECK (scrollback_truncated IN (0, 1)),
+  PRIMARY KEY (run_id, session_id)
+) STRICT;
+INSERT INTO sessions (rowid, run_id, session_id, name, entry, kind, program, cwd, owner,
+                      env_names, status, exit_code, signal, created_at, ended_at, bytes_out,
+                      bytes_in, scrollback_truncated)
+  SELECT rowid, run_id, session_id, name, entry, kind, program, cwd, owner, env_names, status,
+         exit_code, signal, created_at, ended_at, bytes_out, bytes_in, scrollback_truncated
+  FROM sessions_v2;
+
+CREATE TABLE session_events (
+  run_id INTEGER NOT NULL,
+  session_id INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  event TEXT NOT NULL
+    CHECK (event IN ('started', 'renamed', 'exited', 'ended', 'interrupted', 'crashed',
+                     'reattached')),
+  detail TEXT,                    -- "renamed": the new name; "reattached": the run id
+                                  -- that took the session over; otherwise NULL
+  FOREIGN KEY (run_id, session_id) REFERENCES sessions (run_id, session_id)
+) STRICT;
+INSERT INTO session_events (rowid, run_id, session_id, at, event, detail)
+  SELECT rowid, run_id, session_id, at, event, detail FROM session_events_v2;
+
+DROP TABLE session_events_v2;
+DROP TABLE sessions_v2;
+
+CREATE INDEX sessions_live ON sessions (status) WHERE status IN ('running', 'ending');
+CREATE INDEX sessions_by_created ON sessions (created_at);
+CREATE INDEX session_events_by_session ON session_events (run_id, session_id);
+PRAGMA user_version = 3;
 )sql",
 };
 static_assert(kApplicationId == 2003329394, "the literal in kMigrations[0] must match");
@@ -299,7 +365,22 @@ std::string_view recent_sessions_sql(int schema_version) {
          "FROM sessions ORDER BY created_at DESC, run_id DESC, session_id DESC LIMIT ?1";
 }
 
-// One row of recent_sessions_sql().
+// The session ?1 of run ?2, or (?3 = 0) of the newest run that has one; columns as in
+// recent_sessions_sql().
+std::string_view find_session_sql(int schema_version) {
+  if (schema_version < 2) {
+    return "SELECT run_id, session_id, name, '', kind, program, cwd, owner, env_names, status, "
+           "exit_code, signal, created_at, ended_at, bytes_out, bytes_in, scrollback_truncated "
+           "FROM sessions WHERE session_id = ?1 AND (?3 = 0 OR run_id = ?2) "
+           "ORDER BY run_id DESC LIMIT 1";
+  }
+  return "SELECT run_id, session_id, name, entry, kind, program, cwd, owner, env_names, status, "
+         "exit_code, signal, created_at, ended_at, bytes_out, bytes_in, scrollback_truncated "
+         "FROM sessions WHERE session_id = ?1 AND (?3 = 0 OR run_id = ?2) "
+         "ORDER BY run_id DESC LIMIT 1";
+}
+
+// One row of recent_sessions_sql() or find_session_sql().
 SessionRow read_session_row(const Statement& s) {
   auto optional_int = [&](int column) -> std::optional<int> {
     auto value = s.column_optional_int64(column);
@@ -430,28 +511,56 @@ core::Error MetadataStore::error(std::string_view what) const {
   return core::Error{std::string(what) + " in " + path_.string()};
 }
 
-core::Result<RunStart> MetadataStore::begin_run(std::int64_t now_ms, int daemon_pid) {
+core::Result<RunStart> MetadataStore::begin_run(
+    std::int64_t now_ms, int daemon_pid,
+    const std::vector<std::pair<std::int64_t, std::uint64_t>>& alive) {
   auto fail = [&](const core::Error& e) {
     return core::Error{error("cannot record the daemon's start").message + ": " + e.message};
   };
   auto transaction = Transaction::begin(db_);
   if (!transaction) return fail(transaction.error());
 
-  // Nothing survives a daemon restart, so whatever an earlier run left live ended then.
-  // Its end time is the run's recorded stop if it has one; otherwise it is unknown.
-  auto events = run_sql(db_,
-                        "INSERT INTO session_events (run_id, session_id, at, event) "
-                        "SELECT run_id, session_id, ?1, 'interrupted' FROM sessions "
-                        "WHERE status IN ('running', 'ending')",
-                        [&](Statement& s) { s.bind(1, now_ms); });
-  if (!events) return fail(events.error());
-  auto marked = run_sql(db_,
-                        "UPDATE sessions SET status = 'interrupted', "
-                        "ended_at = (SELECT stopped_at FROM runs WHERE runs.id = sessions.run_id) "
-                        "WHERE status IN ('running', 'ending')",
-                        [](Statement&) {});
-  if (!marked) return fail(marked.error());
-  auto interrupted = static_cast<std::size_t>(sqlite3_changes64(db_));
+  // A session whose host the new daemon found alive goes on running; any other that an
+  // earlier run left live ended with that run, and nobody recorded how.
+  std::vector<std::pair<std::int64_t, std::int64_t>> left;
+  std::size_t kept = 0;
+  {
+    auto stmt = Statement::prepare(
+        db_, "SELECT run_id, session_id FROM sessions WHERE status IN ('running', 'ending')");
+    if (!stmt) return fail(stmt.error());
+    for (;;) {
+      auto more = stmt.value().step();
+      if (!more) return fail(more.error());
+      if (!more.value()) break;
+      std::int64_t run_id = stmt.value().column_int64(0);
+      std::int64_t session_id = stmt.value().column_int64(1);
+      bool found = std::find(alive.begin(), alive.end(),
+                             std::pair{run_id, from_db_count(session_id)}) != alive.end();
+      if (found) {
+        ++kept;
+      } else {
+        left.emplace_back(run_id, session_id);
+      }
+    }
+  }
+  for (const auto& [run_id, session_id] : left) {
+    auto event =
+        run_sql(db_,
+                "INSERT INTO session_events (run_id, session_id, at, event) "
+                "VALUES (?1, ?2, ?3, 'interrupted')",
+                [&](Statement& s) { s.bind(1, run_id).bind(2, session_id).bind(3, now_ms); });
+    if (!event) return fail(event.error());
+    // Every live row was last held by the newest run: each begin_run() settles all the
+    // others, and the new run takes over what it keeps alive. So that run's recorded stop
+    // (none if it died) is the latest the session is known to have lived, also for one
+    // it had re-attached from an earlier run.
+    auto marked = run_sql(db_,
+                          "UPDATE sessions SET status = 'interrupted', "
+                          "ended_at = (SELECT stopped_at FROM runs ORDER BY id DESC LIMIT 1) "
+                          "WHERE run_id = ?1 AND session_id = ?2",
+                          [&](Statement& s) { s.bind(1, run_id).bind(2, session_id); });
+    if (!marked) return fail(marked.error());
+  }
 
   auto run = run_sql(db_, "INSERT INTO runs (started_at, pid) VALUES (?1, ?2)",
                      [&](Statement& s) { s.bind(1, now_ms).bind(2, std::int64_t{daemon_pid}); });
@@ -459,7 +568,7 @@ core::Result<RunStart> MetadataStore::begin_run(std::int64_t now_ms, int daemon_
   std::int64_t run_id = sqlite3_last_insert_rowid(db_);
 
   if (auto committed = transaction.value().commit(); !committed) return fail(committed.error());
-  return RunStart{.run_id = run_id, .interrupted = interrupted};
+  return RunStart{.run_id = run_id, .interrupted = left.size(), .kept_running = kept};
 }
 
 core::Status MetadataStore::end_run(std::int64_t run_id, std::int64_t now_ms) {
@@ -563,8 +672,8 @@ core::Status MetadataStore::session_finished(std::int64_t run_id, std::uint64_t 
         error("cannot record the end of session " + std::to_string(session_id)).message + ": " +
         why};
   };
-  if (outcome.status != "exited" && outcome.status != "ended") {
-    return fail("status must be \"exited\" or \"ended\"");
+  if (outcome.status != "exited" && outcome.status != "ended" && outcome.status != "crashed") {
+    return fail("status must be \"exited\", \"ended\" or \"crashed\"");
   }
   auto id = to_db_id(session_id);
   if (!id) return fail("the session id is out of range");
@@ -615,6 +724,52 @@ core::Status MetadataStore::session_finished(std::int64_t run_id, std::uint64_t 
   return core::ok_status();
 }
 
+core::Status MetadataStore::session_event(std::int64_t run_id, std::uint64_t session_id,
+                                          std::string_view event, std::string_view detail,
+                                          std::int64_t now_ms) {
+  auto fail = [&](const std::string& why) {
+    return core::Error{error("cannot record the event \"" + std::string(event) + "\" of session " +
+                             std::to_string(session_id))
+                           .message +
+                       ": " + why};
+  };
+  // The other events belong to the calls that change the session's row with them
+  // (session_started, session_renamed, session_finished, begin_run).
+  if (event != "reattached") return fail("only \"reattached\" is recorded this way");
+  auto id = to_db_id(session_id);
+  if (!id) return fail("the session id is out of range");
+
+  auto transaction = Transaction::begin(db_);
+  if (!transaction) return fail(transaction.error().message);
+  // Only a live session can be taken over; a finished one has no host left to find.
+  // (Scoped: the query is finished before the write and the commit.)
+  {
+    auto status = Statement::prepare(
+        db_, "SELECT status FROM sessions WHERE run_id = ?1 AND session_id = ?2");
+    if (!status) return fail(status.error().message);
+    status.value().bind(1, run_id).bind(2, *id);
+    auto row = status.value().step();
+    if (!row) return fail(row.error().message);
+    if (!row.value()) return fail("run " + std::to_string(run_id) + " has no such session");
+    std::string current = status.value().column_text(0);
+    if (current != "running" && current != "ending") {
+      return fail("it already finished (" + current + ")");
+    }
+  }
+  auto inserted =
+      run_sql(db_,
+              "INSERT INTO session_events (run_id, session_id, at, event, detail) "
+              "VALUES (?1, ?2, ?3, ?4, ?5)",
+              [&](Statement& s) {
+                s.bind(1, run_id).bind(2, *id).bind(3, now_ms).bind(4, event).bind(5, detail);
+              });
+  if (!inserted) return fail(inserted.error().message);
+  if (auto committed = transaction.value().commit(); !committed) {
+    return fail(committed.error().message);
+  }
+  return core::ok_status();
+}
+
 core::Result<std::vector<SessionRow>> MetadataStore::recent_sessions(std::size_t limit) const {
   auto fail = [&](const core::Error& e) {
     return core::Error{error("cannot read session history").message + ": " + e.message};
@@ -632,6 +787,25 @@ core::Result<std::vector<SessionRow>> MetadataStore::recent_sessions(std::size_t
     rows.push_back(read_session_row(s));
   }
   return rows;
+}
+
+core::Result<std::optional<SessionRow>> MetadataStore::find_session(
+    std::uint64_t session_id, std::optional<std::int64_t> run_id) const {
+  auto fail = [&](const core::Error& e) {
+    return core::Error{error("cannot look up session " + std::to_string(session_id)).message +
+                       ": " + e.message};
+  };
+  std::optional<SessionRow> found;
+  auto id = to_db_id(session_id);
+  if (!id || schema_version_ == 0) return found;  // never recorded / an empty file
+  auto stmt = Statement::prepare(db_, find_session_sql(schema_version_));
+  if (!stmt) return fail(stmt.error());
+  Statement& s = stmt.value();
+  s.bind(1, *id).bind(2, run_id.value_or(0)).bind(3, std::int64_t{run_id ? 1 : 0});
+  auto row = s.step();
+  if (!row) return fail(row.error());
+  if (row.value()) found = read_session_row(s);
+  return found;
 }
 
 core::Result<std::vector<SessionEvent>> MetadataStore::session_events(

@@ -1,7 +1,8 @@
 // The metadata and lifecycle audit store (PRODUCT.md C10): one SQLite file recording
 // each daemon run, each session it started (who asked, what kind, which program, in
-// which directory, which environment NAMES it was given), renames, and how the session
-// ended (exit code or signal, byte counts, whether scrollback was truncated).
+// which directory, which environment NAMES it was given), renames, a later daemon taking
+// the session over, and how the session ended (exit code or signal, byte counts, whether
+// scrollback was truncated).
 //
 // What it never holds: a session's input or output, a program's arguments, or any
 // environment VALUE. The API has no parameter that could carry them; environment
@@ -19,9 +20,12 @@
 //   is tightened to 0600 on open; SQLite gives its -wal/-shm files the same mode.
 // - Every write is one transaction: a session's row and its lifecycle event are saved
 //   together or not at all.
-// - A session is "running" until session_finished(); one that a run leaves "running"
-//   (or "ending") is marked "interrupted" by the next begin_run(), because nothing is
-//   alive across a daemon restart.
+// - A session is "running" until session_finished(). Its program lives in a host
+//   process that can outlive the daemon: a session whose host the next daemon finds and
+//   re-attaches (begin_run()'s `alive`) stays "running" under its first (run, id), and
+//   gets a "reattached" event; every other one a run leaves "running" (or "ending") is
+//   marked "interrupted" by the next begin_run(). So each live row was last held by the
+//   newest run.
 // - A file that is not a wharf database (not SQLite, another program's SQLite file, or a
 //   newer wharf's schema) is refused with a message, never modified.
 //
@@ -46,8 +50,9 @@ struct sqlite3;
 namespace wharf::store {
 
 // Bumped with each schema change; open() migrates older files step by step.
-// Version 2 added sessions.entry (the catalog entry's name).
-inline constexpr int kSchemaVersion = 2;
+// Version 2 added sessions.entry (the catalog entry's name); version 3 the status
+// "crashed" and the events "crashed" and "reattached".
+inline constexpr int kSchemaVersion = 3;
 
 // What is recorded when a session starts.
 struct SessionRecord {
@@ -64,8 +69,9 @@ struct SessionRecord {
   std::int64_t created_at_ms = 0;
 };
 
-// How a session ended. status: "exited" (its program ended on its own) or "ended"
-// (someone, or the daemon stopping, ended it).
+// How a session ended. status: "exited" (its program ended on its own), "ended"
+// (someone, or the daemon stopping, ended it) or "crashed" (its host process died
+// without saying how the program ended; exit_code and signal may both be empty).
 struct SessionOutcome {
   std::string status;
   std::optional<int> exit_code = std::nullopt;
@@ -77,7 +83,7 @@ struct SessionOutcome {
 };
 
 // One session as `wharf history` shows it. status: "running", "ending", "exited",
-// "ended" or "interrupted".
+// "ended", "crashed" or "interrupted".
 struct SessionRow {
   std::int64_t run_id = 0;
   std::uint64_t session_id = 0;
@@ -91,8 +97,9 @@ struct SessionRow {
   bool scrollback_truncated = false;
 };
 
-// One lifecycle event: "started", "renamed" (detail: the new name), "exited", "ended",
-// "interrupted".
+// One lifecycle event: "started", "renamed" (detail: the new name), "reattached"
+// (detail: the id, as text, of the daemon run that took the session over), "exited",
+// "ended", "crashed", "interrupted".
 struct SessionEvent {
   std::int64_t at_ms = 0;
   std::string event;
@@ -107,7 +114,8 @@ struct SessionHistory {
 
 struct RunStart {
   std::int64_t run_id = 0;
-  std::size_t interrupted = 0;  // sessions earlier runs left live, now "interrupted"
+  std::size_t interrupted = 0;   // sessions earlier runs left live, now "interrupted"
+  std::size_t kept_running = 0;  // live sessions named in `alive`, left "running"
 };
 
 class MetadataStore {
@@ -129,22 +137,37 @@ class MetadataStore {
 
   const std::filesystem::path& path() const { return path_; }
 
-  // Starts a daemon run: marks every session earlier runs left "running" or "ending" as
-  // "interrupted" (with an "interrupted" event at now_ms), then records the run.
-  core::Result<RunStart> begin_run(std::int64_t now_ms, int daemon_pid);
-  // Records the run's clean stop. Sessions still "running" stay so until the next
-  // begin_run() marks them interrupted: the store does not guess how they ended.
+  // Starts a daemon run. `alive` holds the (run_id, session_id) of sessions whose host
+  // processes the new daemon found and takes over: they stay as they are. Every other
+  // session earlier runs left "running" or "ending" becomes "interrupted" (with an
+  // "interrupted" event at now_ms; its end is the previous run's recorded stop, if any).
+  // Pairs in `alive` that name no live session are ignored (see kept_running).
+  core::Result<RunStart> begin_run(
+      std::int64_t now_ms, int daemon_pid,
+      const std::vector<std::pair<std::int64_t, std::uint64_t>>& alive = {});
+  // Records the run's clean stop. Sessions still "running" stay so: the next daemon
+  // either re-attaches them or marks them interrupted; the store does not guess.
   core::Status end_run(std::int64_t run_id, std::int64_t now_ms);
 
   core::Status session_started(std::int64_t run_id, const SessionRecord& record);
   core::Status session_renamed(std::int64_t run_id, std::uint64_t session_id, std::string_view name,
                                std::int64_t now_ms);
-  // Refused for a session that is unknown or already finished.
+  // Refused for a session that is unknown or already finished. A "crashed" outcome
+  // records a "crashed" event.
   core::Status session_finished(std::int64_t run_id, std::uint64_t session_id,
                                 const SessionOutcome& outcome);
+  // Records an event that changes nothing else about the session. Only "reattached" is
+  // taken (detail: the new run's id as text), and only for a session still live; the
+  // session keeps its (run_id, session_id) from the run that started it.
+  core::Status session_event(std::int64_t run_id, std::uint64_t session_id, std::string_view event,
+                             std::string_view detail, std::int64_t now_ms);
 
   // Newest first (by creation time), at most `limit` rows.
   core::Result<std::vector<SessionRow>> recent_sessions(std::size_t limit) const;
+  // The session `session_id` of run `run_id`, or when no run is given, of the newest run
+  // that had a session with that id (ids restart with each run). None when there is none.
+  core::Result<std::optional<SessionRow>> find_session(
+      std::uint64_t session_id, std::optional<std::int64_t> run_id = std::nullopt) const;
   // In the order they happened.
   core::Result<std::vector<SessionEvent>> session_events(std::int64_t run_id,
                                                          std::uint64_t session_id) const;

@@ -5,7 +5,8 @@
 // brings the same screen back from the server's snapshot; a second window that watches,
 // is refused, takes over and leaves the first one watching; the tab bar (new, switch,
 // rename, end); terminal queries answered once (by the server, never by the page); a
-// daemon that goes away (reconnecting shown, and coming back starts no session); the
+// daemon that goes away (reconnecting shown, and coming back starts no session); `wharf
+// restart` (the page says so and comes back to the same tabs with no new key); the
 // DOM renderer taking over from a lost WebGL context. Each test has its own daemon (so
 // its sessions are its own) and its own browser context(s). Every wait has a deadline;
 // nothing sleeps. The real agent TUIs in the page (opencode and Claude Code surviving a
@@ -403,6 +404,48 @@ test('a dropped daemon shows reconnecting; coming back never starts a session', 
   // What the browser logged while the daemon was gone is expected here.
   assert.deepEqual(page.problems.filter((p) => !/WebSocket|ERR_CONNECTION_REFUSED/.test(p)), []);
 });
+
+test('wharf restart: the page says wharf is restarting and comes back to the same tabs and screens, with no new key', { timeout: 90000 }, async (t) => {
+  const daemon = await ownDaemon(t);
+  const page = await newWindow(t);
+  await openAttached(page, daemon);
+  await waitForPrompt(page);
+  await run(page, 'echo before-$((6*7))');
+  await waitForLine(page, 'before-42');
+  const tabsBefore = await tabNames(page);
+
+  const curtain = page.locator('#curtain');
+  const restarted = runWharfRestart(daemon);
+  await waitFor(async () => await curtain.isVisible() && await curtain.getAttribute('data-reason') === 'restarting',
+    { what: 'the curtain saying wharf is restarting' });
+  assert.match(await curtain.textContent(), /sessions keep running/i);
+  await screenshot(page, 'restarting.png');
+  const r = await restarted;
+  assert.equal(r.code, 0, r.stderr);
+
+  // Back by itself, on the same URL and key: the same tab, the same screen, typing works.
+  await waitFor(() => curtain.isHidden(), { timeout: 20000, what: 'the curtain to lift' });
+  await waitUntilAttached(page);
+  assert.deepEqual(await tabNames(page), tabsBefore, 'the same tabs');
+  await waitForLine(page, 'before-42');
+  await run(page, 'echo after-$((7*7))');
+  await waitForLine(page, 'after-49');
+  assert.deepEqual(page.problems.filter((p) => !/WebSocket|ERR_CONNECTION_REFUSED/.test(p)), []);
+});
+
+function runWharfRestart(daemon) {
+  return new Promise((done) => {
+    const child = spawn(wharfBin, ['restart', '--state-dir', daemon.stateDir], {
+      env: { ...sanitizerOptions(), PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
 
 test('when the WebGL context is lost the terminal goes on with the DOM renderer', { timeout: 60000 }, async (t) => {
   const daemon = await ownDaemon(t);

@@ -1,14 +1,15 @@
-// After `kill -9` of the daemon (issue 3): the sessions' processes end with their PTY
-// (they get SIGHUP when the master closes), the next start on the same state dir records
-// the sessions that were live as `interrupted` in STATE_DIR/wharf.db (mode 0600), and the
-// database never holds what was typed or printed.
+// After `kill -9` of the daemon and of every session host (what a power cut does; a
+// daemon's crash alone keeps the sessions: see restart.test.mjs): the sessions' processes
+// end with their PTY (they get SIGHUP when the master closes), the next start on the same
+// state dir records the sessions that were live as `interrupted` in STATE_DIR/wharf.db
+// (mode 0600), and the database never holds what was typed or printed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { startDaemon, waitFor, wharfBin, sanitizerOptions } from '../support/daemon.mjs';
+import { hostsOf, startDaemon, waitFor, wharfBin, sanitizerOptions } from '../support/daemon.mjs';
 import { attachedWindow, stopDaemon, sessionMembers, describeProcs, killSession, within } from '../support/ws_client.mjs';
 
 // Starts `wharf serve` on an existing state dir (daemon.mjs always makes a fresh one);
@@ -64,7 +65,7 @@ function assertNoneOf(stateDir, secrets, when) {
   }
 }
 
-test('kill -9: the session\'s processes end with the PTY, the next start marks the session interrupted, and the database (0600) holds nothing typed or printed', async (t) => {
+test('kill -9 of the daemon and its hosts: the session\'s processes end with the PTY, the next start marks the session interrupted, and the database (0600) holds nothing typed or printed', async (t) => {
   const d = await startDaemon();
   t.after(() => stopDaemon(d).catch(() => {}));
   const { ws, attached } = await attachedWindow(t, d);
@@ -86,10 +87,13 @@ test('kill -9: the session\'s processes end with the PTY, the next start marks t
   const secrets = [typed, printed, `P42-${printed.slice(0, 6)}-2${printed.slice(6)}`, printed.slice(0, 6), printed.slice(6)];
   assertNoneOf(d.stateDir, secrets, 'while the daemon runs');
 
+  const hosts = hostsOf(d.stateDir);
+  assert.equal(hosts.length, 1, 'one session, one host');
   d.child.kill('SIGKILL');
   const { signal } = await within(d.exited, 10000, 'the daemon to die');
   assert.equal(signal, 'SIGKILL');
-  // The PTY master closed with the daemon: the shell and its jobs get SIGHUP and end.
+  for (const host of hosts) process.kill(host, 'SIGKILL');
+  // The PTY master closed with the host: the shell and its jobs get SIGHUP and end.
   await waitFor(() => sessionMembers(attached.pid).length === 0, { timeout: 10000, what: 'every process of the session to end after the daemon died' })
     .catch((e) => { e.message += `\nsurvivors:\n${describeProcs(sessionMembers(attached.pid))}`; throw e; });
   assertNoneOf(d.stateDir, secrets, 'after kill -9');

@@ -4,8 +4,8 @@
 // windows (they stay connected); stopping the daemon closes every window with 1000.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, waitFor } from '../support/daemon.mjs';
-import { openWs, attachedWindow, stopDaemon, sessionMembers, childrenOf, zombieChildrenOf, describeProcs, within, procStat, killSession } from '../support/ws_client.mjs';
+import { hostsOf, startDaemon, waitFor } from '../support/daemon.mjs';
+import { openWs, attachedWindow, stopDaemon, sessionMembers, sessionPrograms, zombieChildrenOf, describeProcs, within, procStat, killSession } from '../support/ws_client.mjs';
 
 // Starts, in the attached shell, background jobs that a naive "SIGHUP the process group"
 // would miss: HUP-ignoring jobs in their own process groups, a nohup child, a job that
@@ -62,8 +62,10 @@ describe('ending a session', { concurrency: 3 }, () => {
     }
     await waitFor(() => zombieChildrenOf(d.child.pid).length === 0, { timeout: 5000, what: 'no zombie children of the daemon' })
       .catch((e) => { e.message += `\n${describeProcs(zombieChildrenOf(d.child.pid))}`; throw e; });
-    await waitFor(() => childrenOf(d.child.pid).length === 0, { timeout: 5000, what: 'the daemon has no child left' })
-      .catch((e) => { e.message += `\n${describeProcs(childrenOf(d.child.pid).map(procStat).filter(Boolean))}`; throw e; });
+    await waitFor(() => sessionPrograms(d).length === 0, { timeout: 5000, what: 'no session program left' })
+      .catch((e) => { e.message += `\n${describeProcs(sessionPrograms(d).map(procStat).filter(Boolean))}`; throw e; });
+    // The session's host exits once the daemon has recorded the end.
+    await waitFor(() => hostsOf(d.stateDir).length === 0, { timeout: 5000, what: 'no session host left' });
     assert.equal(d.child.exitCode, null, 'the daemon goes on');
   });
 
@@ -82,7 +84,7 @@ describe('ending a session', { concurrency: 3 }, () => {
       await second.waitForPrompt();
       const idle = await openWs(d);
       t.after(() => idle.close());
-      assert.equal(childrenOf(d.child.pid).length, 2);
+      assert.equal(sessionPrograms(d).length, 2);
 
       d.child.kill(signal);
       const { code, signal: sig } = await within(d.exited, 20000, `daemon to exit after ${signal}`);

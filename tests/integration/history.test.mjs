@@ -1,15 +1,16 @@
 // `wharf history` (PRODUCT.md C10): past and present sessions read straight from
 // STATE_DIR/wharf.db, read-only, while the daemon runs, after it was killed outright and
-// after the next start marked what it left live as `interrupted`; and the one-line
-// refusal when there is no database yet.
+// after the next start marked what it left live as `interrupted`; crashed and re-attached
+// sessions; `wharf history ID --screen` (the final screen kept in STATE_DIR/screens); and
+// the one-line refusal when there is no database yet.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { startDaemon, waitFor, wharfBin, sanitizerOptions } from '../support/daemon.mjs';
+import { hostsOf, startDaemon, waitFor, wharfBin, sanitizerOptions } from '../support/daemon.mjs';
 import { openWs, runWharf, stopDaemon, killSession, within } from '../support/ws_client.mjs';
 
 // Starts `wharf serve` on an existing state dir (daemon.mjs always makes a fresh one);
@@ -159,10 +160,14 @@ test('history shows exited, ended, running and, after kill -9 and a restart, int
     assert.equal(lines[i].indexOf(word), at, `STATUS column of line ${i}:\n${plain}`);
   }
 
-  // kill -9: nothing records the end of `survivor`; history still reads the file (its
-  // last commits only in the write-ahead log) with no daemon running.
+  // kill -9 of the daemon and of the session's host (a power cut; the daemon alone would
+  // leave the session to the next one: restart.test.mjs): nothing records the end of
+  // `survivor`; history still reads the file (its last commits only in the write-ahead
+  // log) with no daemon running.
+  const hosts = hostsOf(d.stateDir);
   d.child.kill('SIGKILL');
   assert.equal((await within(d.exited, 10000, 'the daemon to die')).signal, 'SIGKILL');
+  for (const host of hosts) process.kill(host, 'SIGKILL');
   const afterCrash = await historyJson(d.stateDir);
   assert.equal(afterCrash.find((r) => r.id === survivor)?.status, 'running', 'the store cannot know yet');
   assert.deepEqual(afterCrash.map((r) => r.status), ['running', 'exited', 'ended']);
@@ -231,4 +236,106 @@ test('the table replaces control characters, so a crafted directory cannot drive
   assert.ok(!/[\x00-\x09\x0b-\x1f\x7f]/.test(plain), `control characters in ${JSON.stringify(plain)}`);
   assert.equal(plain.trimEnd().split('\n').length, 2, plain);
   assert.ok(plain.includes('ev?]0;pwned?il?x'), plain);
+});
+
+// Rows as a daemon that re-attaches sessions from surviving hosts records them, written
+// with Python's sqlite3 into a database a real daemon created: one session that run 2
+// took over and whose host then died (crashed), one still running under run 2.
+function recordTakeover(db) {
+  const script = `
+import sqlite3, sys
+con = sqlite3.connect(sys.argv[1])
+con.execute('PRAGMA foreign_keys = ON')
+run1 = con.execute('SELECT max(id) FROM runs').fetchone()[0]
+run2 = con.execute('INSERT INTO runs (started_at, stopped_at, pid) VALUES (2000000, 3000000, 1)').lastrowid
+for sid, name, status in ((101, 'crasher', 'crashed'), (102, 'keeper', 'running')):
+    con.execute("INSERT INTO sessions (run_id, session_id, name, entry, kind, program, cwd, owner, env_names, status, created_at) VALUES (?, ?, ?, 'bash', 'shell', '/bin/bash', '/srv', 'local', '[]', 'running', 1000000)", (run1, sid, name))
+    con.execute("INSERT INTO session_events (run_id, session_id, at, event) VALUES (?, ?, 1000000, 'started')", (run1, sid))
+    con.execute("INSERT INTO session_events (run_id, session_id, at, event, detail) VALUES (?, ?, 2000001, 'reattached', ?)", (run1, sid, str(run2)))
+con.execute("UPDATE sessions SET status = 'crashed', ended_at = 2500000, bytes_out = 2048 WHERE run_id = ? AND session_id = 101", (run1,))
+con.execute("INSERT INTO session_events (run_id, session_id, at, event) VALUES (?, 101, 2500000, 'crashed')", (run1,))
+con.commit()
+print(run1, run2)
+`;
+  const r = spawnSync('python3', ['-c', script, db], { encoding: 'utf8' });
+  assert.equal(r.status, 0, `python3 sqlite3 failed: ${r.stderr}`);
+  return r.stdout.trim().split(' ').map(Number);
+}
+
+test('history shows a crashed session and the runs that re-attached a session', async (t) => {
+  // A real daemon makes the database; stopped without stop(), which would remove it.
+  const d = await startDaemon();
+  t.after(() => rmSync(d.stateDir, { recursive: true, force: true }));
+  d.child.kill('SIGTERM');
+  assert.deepEqual(await within(d.exited, 20000, 'the daemon to stop'), { code: 0, signal: null }, d.stderr);
+  const [run1, run2] = recordTakeover(join(d.stateDir, 'wharf.db'));
+
+  const rows = await historyJson(d.stateDir);
+  const crasher = rows.find((r) => r.id === 101);
+  assert.equal(crasher.run, run1, 'a re-attached session keeps the run that started it');
+  assert.equal(crasher.status, 'crashed');
+  assert.equal(crasher.exit_code, null);
+  assert.equal(crasher.signal, null);
+  assert.equal(crasher.ended, 2500000);
+  assert.deepEqual(events(crasher), ['started', 'reattached', 'crashed']);
+  assert.equal(crasher.events[1].detail, String(run2), 'the run that took it over');
+  assert.equal(crasher.events[2].detail, null);
+  const keeper = rows.find((r) => r.id === 102);
+  assert.equal(keeper.status, 'running');
+  assert.deepEqual(events(keeper), ['started', 'reattached']);
+
+  const plain = (await history(d.stateDir)).stdout;
+  const lines = plain.trimEnd().split('\n');
+  const crashLine = lines.find((l) => /\bcrasher\b/.test(l));
+  const keepLine = lines.find((l) => /\bkeeper\b/.test(l));
+  assert.ok(crashLine.startsWith(`${run1}→${run2} `), `RUN shows both runs: ${crashLine}`);
+  assert.match(crashLine, /\bcrashed\b/);
+  assert.match(crashLine, /\b2\.0 KiB\b/, `the bytes relayed before the crash: ${crashLine}`);
+  assert.match(crashLine, /\b25m00s\b/, `created to crashed: ${crashLine}`);
+  assert.ok(keepLine.startsWith(`${run1}→${run2} `), keepLine);
+  assert.match(keepLine, /\brunning\b/);
+  const at = lines[0].indexOf('STATUS');
+  assert.equal(crashLine.indexOf('crashed'), at, `STATUS column lines up:\n${plain}`);
+  assert.equal(keepLine.indexOf('running'), at, `STATUS column lines up:\n${plain}`);
+});
+
+test('history ID --screen prints the final screen kept for a session; RUN:ID names a run; none kept says so', async (t) => {
+  const d = await startDaemon();
+  t.after(() => stopDaemon(d).catch(() => {}));
+  const id = await newSession(d.stateDir, 'screened');
+  const pid = (await livePids(d.stateDir))[id];
+  t.after(() => killSession(pid));
+  const [row] = await historyJson(d.stateDir);
+  const screen = (args) => runWharf(['history', '--state-dir', d.stateDir, ...args]);
+
+  let r = await screen([String(id), '--screen']);
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, '');
+  assert.equal(r.stderr, `wharf: no final screen kept for session ${id}: it is still running\n`);
+
+  // What the daemon keeps when a session ends (app/final_screens.hpp), put there as it
+  // would be; control characters in it must not reach the terminal.
+  const dir = join(d.stateDir, 'screens');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(dir, `${row.run}-${id}.txt`), '$ make\nok \x1b]0;pwned\x07done\n$ ', { mode: 0o600 });
+  for (const spec of [String(id), `${row.run}:${id}`]) {
+    r = await screen([spec, '--screen']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, '$ make\nok ?]0;pwned?done\n$ \n', `wharf history ${spec} --screen`);
+  }
+
+  r = await screen(['99', '--screen']);
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr, 'wharf: no session 99 in the history (`wharf history` lists them)\n');
+  r = await screen([`${row.run + 1}:${id}`, '--screen']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /no session \d+:\d+ in the history/);
+
+  // Usage errors: a session without --screen and the other way round, a malformed id,
+  // and --screen with --json.
+  for (const args of [[String(id)], ['--screen'], ['0', '--screen'], ['x:1', '--screen'], [`${row.run}:`, '--screen'], [String(id), '--screen', '--json']]) {
+    r = await screen(args);
+    assert.notEqual(r.code, 0, `wharf history ${args.join(' ')} succeeded:\n${r.stdout}`);
+    assert.equal(r.stdout, '');
+  }
 });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startDaemon, waitFor } from '../support/daemon.mjs';
-import { childrenOf, environOf, httpGet, openWs, runWharf, stopDaemon } from '../support/ws_client.mjs';
+import { sessionPrograms, environOf, httpGet, openWs, runWharf, stopDaemon } from '../support/ws_client.mjs';
 
 // A workspace with sub-directories, a file, a symlink leading out, and a repo env layer;
 // a config defining actions that print their environment and stay up.
@@ -109,7 +109,7 @@ test('refusals start nothing: no session, no process, and say why', async (t) =>
   const ws = await openWs(d);
   t.after(() => ws.close());
   await ws.handshake();
-  const before = { sessions: (await listSessions(d)).length, children: childrenOf(d.child.pid).length };
+  const before = { sessions: (await listSessions(d)).length, children: sessionPrograms(d).length };
 
   const viaWs = [
     [{ agent: 'skynet' }, /unknown agent 'skynet'/],
@@ -147,7 +147,7 @@ test('refusals start nothing: no session, no process, and say why', async (t) =>
     assert.match(r.stderr, pattern, args.join(' '));
   }
   assert.equal((await listSessions(d)).length, before.sessions, 'no session was started');
-  assert.equal(childrenOf(d.child.pid).length, before.children, 'no process was started');
+  assert.equal(sessionPrograms(d).length, before.children, 'no process was started');
 });
 
 test('a .wharf/env that breaks the rules refuses every start until fixed', async (t) => {

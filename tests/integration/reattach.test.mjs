@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { startDaemon, waitFor } from '../support/daemon.mjs';
-import { openWs, attachedWindow, stopDaemon, childrenOf, httpGet, procStat } from '../support/ws_client.mjs';
+import { openWs, attachedWindow, stopDaemon, sessionPrograms, httpGet, procStat } from '../support/ws_client.mjs';
 import { renderSnapshot, renderWindow, visibleState } from '../support/window_screen.mjs';
 
 async function status(d) {
@@ -48,7 +48,7 @@ describe('reattaching', { concurrency: 4 }, () => {
     assert.equal(again.messages.slice(n).filter((m) => m.type === 'snapshot').length, 1, 'one snapshot');
     // Rendered by the page's emulator, the snapshot is the screen the dropped window had.
     assert.deepEqual(visibleState(await renderSnapshot(snap)), before);
-    assert.equal(childrenOf(d.child.pid).length, 1, 'no second session was started');
+    assert.equal(sessionPrograms(d).length, 1, 'no second session was started');
     // And the shell takes input from the new window.
     const f = again.textLength;
     again.type('echo back-$((2+3))\r');
@@ -62,14 +62,14 @@ describe('reattaching', { concurrency: 4 }, () => {
     const two = await ws.newSession();
     assert.equal(two.type, 'attached', JSON.stringify(two));
     await ws.waitForPrompt();
-    await waitFor(() => childrenOf(d.child.pid).length === 2, { what: 'two shells' });
+    await waitFor(() => sessionPrograms(d).length === 2, { what: 'two shells' });
     const w = await openWs(d);
     t.after(() => w.close());
     assert.equal((await w.attach({ session: one.session })).session, one.session, 'the session this window last viewed');
     assert.equal((await w.attach({ session: two.session })).session, two.session);
     assert.equal((await w.attach({ session: 999 })).session, two.session, 'a session that is not live: the newest one');
     assert.equal((await w.attach({})).session, two.session, 'none named: the newest one');
-    assert.equal(childrenOf(d.child.pid).length, 2, 'nothing was started');
+    assert.equal(sessionPrograms(d).length, 2, 'nothing was started');
   });
 
   test('attaching without start to a daemon with no session gets detached no_sessions and starts nothing', async (t) => {
@@ -86,7 +86,7 @@ describe('reattaching', { concurrency: 4 }, () => {
     t.after(() => again.close());
     assert.equal((await again.tryAttach({})).reason, 'no_sessions');
     await ws.request({ type: 'ping' }, 'pong');
-    assert.deepEqual(childrenOf(d.child.pid), [], 'no child process');
+    assert.deepEqual(sessionPrograms(d), [], 'no child process');
     const s = await status(d);
     assert.equal(s.sessions, 0);
     assert.equal(s.attached, 0);

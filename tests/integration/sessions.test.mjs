@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { basename } from 'node:path';
 import { userInfo } from 'node:os';
 import { startDaemon, waitFor } from '../support/daemon.mjs';
-import { openWs, attachedWindow, stopDaemon, childrenOf, killSession } from '../support/ws_client.mjs';
+import { openWs, attachedWindow, stopDaemon, sessionPrograms, killSession } from '../support/ws_client.mjs';
 
 const SHELL = basename(userInfo().shell); // the account's login shell names the sessions
 
@@ -51,7 +51,7 @@ describe('the sessions list', { concurrency: 4 }, () => {
     assert.equal(two.driver, true);
     assert.notEqual(two.session, one.session);
     assert.notEqual(two.pid, one.pid);
-    await waitFor(() => childrenOf(d.child.pid).length === 2, { what: 'two shells' });
+    await waitFor(() => sessionPrograms(d).length === 2, { what: 'two shells' });
     for (const [w, n] of [[a, na], [b, nb]]) {
       const list = await waitForList(w, (l) => l.length === 2, { from: n });
       assert.deepEqual(ids(list.sessions), [one.session, two.session], 'tab order: creation order');
@@ -167,7 +167,7 @@ describe('the sessions list', { concurrency: 4 }, () => {
       assert.equal(second.type, 'attached', JSON.stringify(second));
       t.after(() => killSession(second.pid));
       await ws.waitForPrompt();
-      await waitFor(() => childrenOf(d.child.pid).length === 2, { what: 'two shells' });
+      await waitFor(() => sessionPrograms(d).length === 2, { what: 'two shells' });
       const other = await openWs(d);
       t.after(() => other.close());
       const before = ws.lastSessions;
@@ -175,7 +175,7 @@ describe('the sessions list', { concurrency: 4 }, () => {
         const err = await refused(w, { type: 'new' }, 'limit_reached', [w === ws ? other : ws]);
         assert.match(err.message, /\b2\b/, `the message says how many: ${err.message}`);
       }
-      assert.deepEqual(childrenOf(d.child.pid).length, 2, 'no third process');
+      assert.deepEqual(sessionPrograms(d).length, 2, 'no third process');
       assert.deepEqual(ws.lastSessions, before);
       assert.equal(ws.attached.session, second.session, 'the refused `new` left the window where it was');
       // Room again once one ends.

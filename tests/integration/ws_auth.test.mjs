@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { startDaemon, waitFor } from '../support/daemon.mjs';
-import { tryUpgrade, openWs, childrenOf, httpGet, stopDaemon, procStat, killSession } from '../support/ws_client.mjs';
+import { tryUpgrade, openWs, sessionPrograms, httpGet, stopDaemon, procStat, killSession } from '../support/ws_client.mjs';
 
 // Every test has its own daemon, so they run side by side.
 describe('WebSocket handshake checks', { concurrency: 3 }, () => {
@@ -43,13 +43,13 @@ describe('WebSocket handshake checks', { concurrency: 3 }, () => {
     const status = await httpGet(d, '/api/status', { headers: { 'X-Wharf-Key': d.key } });
     assert.equal(status.status, 200);
     assert.equal(JSON.parse(status.body).sessions, 0, 'no session after refused handshakes');
-    assert.deepEqual(childrenOf(d.child.pid), [], 'the daemon must have no child process after refused handshakes');
+    assert.deepEqual(sessionPrograms(d), [], 'the daemon must have no child process after refused handshakes');
   });
 
   test('a WebSocket with key and Origin gets hello (protocol 2, its window id) then the sessions list, and starts nothing until it attaches', async (t) => {
     const d = await startDaemon();
     t.after(() => stopDaemon(d));
-    assert.deepEqual(childrenOf(d.child.pid), []);
+    assert.deepEqual(sessionPrograms(d), []);
     const ws = await openWs(d);
     t.after(() => ws.close());
     const { hello, sessions } = await ws.handshake();
@@ -64,7 +64,7 @@ describe('WebSocket handshake checks', { concurrency: 3 }, () => {
     const idle = JSON.parse((await httpGet(d, '/api/status', { headers: { 'X-Wharf-Key': d.key } })).body);
     assert.equal(idle.sessions, 0);
     assert.equal(idle.protocol, 2);
-    assert.deepEqual(childrenOf(d.child.pid), [], 'an open window alone starts nothing');
+    assert.deepEqual(sessionPrograms(d), [], 'an open window alone starts nothing');
 
     const n = ws.messages.length;
     const attached = await ws.attach({ start: true });
@@ -82,7 +82,7 @@ describe('WebSocket handshake checks', { concurrency: 3 }, () => {
     await ws.waitForPrompt();
     // The pid is the daemon's child, leader of its own session and process group, with a
     // controlling terminal.
-    const kids = await waitFor(() => { const k = childrenOf(d.child.pid); return k.length ? k : null; }, { what: 'the session child' });
+    const kids = await waitFor(() => { const k = sessionPrograms(d); return k.length ? k : null; }, { what: 'the session child' });
     assert.deepEqual(kids, [attached.pid]);
     const st = procStat(attached.pid);
     assert.ok(st, 'the session process exists');

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { startDaemon, waitFor } from '../support/daemon.mjs';
-import { openWs, attachedWindow, stopDaemon, killSession, childrenOf, httpGet, within, procStat } from '../support/ws_client.mjs';
+import { openWs, attachedWindow, stopDaemon, killSession, sessionPrograms, httpGet, within, procStat } from '../support/ws_client.mjs';
 
 async function status(d) {
   return JSON.parse((await httpGet(d, '/api/status', { headers: { 'X-Wharf-Key': d.key } })).body);
@@ -52,7 +52,7 @@ describe('session lifecycle over WebSocket', { concurrency: 4 }, () => {
     assert.deepEqual(exits[1], exits[0]);
     assert.deepEqual(exits[2], exits[0]);
     // The program's end is not a stop: every window stays connected, attached to nothing.
-    await waitFor(() => childrenOf(d.child.pid).length === 1, { what: 'the exited shell reaped' });
+    await waitFor(() => sessionPrograms(d).length === 1, { what: 'the exited shell reaped' });
     const gone = await other.waitForMessage((m) => m.type === 'sessions' && m.sessions.length === 1, { from: marks[3] });
     assert.equal(gone.sessions[0].id, o.session);
     for (const w of [a.ws, ...watchers, other]) {
@@ -70,10 +70,10 @@ describe('session lifecycle over WebSocket', { concurrency: 4 }, () => {
     const n = a.ws.messages.length;
     other.send({ type: 'end' });
     await a.ws.waitForMessage('exit', { from: n, timeout: 15000 });
-    await waitFor(() => childrenOf(d.child.pid).length === 0, { what: 'every session reaped' });
+    await waitFor(() => sessionPrograms(d).length === 0, { what: 'every session reaped' });
     const none = await watchers[0].tryAttach({});
     assert.deepEqual({ type: none.type, reason: none.reason, session: none.session }, { type: 'detached', reason: 'no_sessions', session: null });
-    assert.deepEqual(childrenOf(d.child.pid), [], 'attach without start started nothing');
+    assert.deepEqual(sessionPrograms(d), [], 'attach without start started nothing');
     const fresh = await watchers[0].attach({ start: true });
     t.after(() => killSession(fresh.pid));
     assert.ok(fresh.session > o.session, `a new id, never reused: ${fresh.session} after ${a.attached.session} and ${o.session}`);
@@ -175,7 +175,7 @@ describe('session lifecycle over WebSocket', { concurrency: 4 }, () => {
     const started = Date.now();
     await within(ended, 10000, 'the daemon to drop a handshake left incomplete');
     assert.ok(Date.now() - started < 10000);
-    assert.deepEqual(childrenOf(d.child.pid), []);
+    assert.deepEqual(sessionPrograms(d), []);
   });
 
   test('a window that answers no ping for the window timeout is dropped; its session goes on', async (t) => {

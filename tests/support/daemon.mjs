@@ -2,7 +2,7 @@
 // config, a pinned key. Resolves once the daemon printed its URL; `stop()` sends
 // SIGTERM and waits for the exit. Tests wait on conditions with deadlines, never sleeps.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -17,13 +17,21 @@ export function sanitizerOptions() {
   return out;
 }
 
-export async function startDaemon({ args = [], env = {}, cwd, key, stateDir: givenStateDir } = {}) {
+// Every state dir a daemon of this test process used: when the process exits, whatever
+// hosts a failed test left behind on them are killed (a host outlives its daemon).
+const usedStateDirs = new Set();
+process.on('exit', () => { for (const dir of usedStateDirs) killHosts(dir); });
+
+export async function startDaemon({ args = [], env = {}, cwd, key, stateDir: givenStateDir, bin = wharfBin } = {}) {
   const stateDir = givenStateDir ?? mkdtempSync(join(tmpdir(), 'wharf-test-'));
-  const pinnedKey = key ?? randomBytes(16).toString('hex');
-  const child = spawn(wharfBin, ['serve', '--port', '0', '--state-dir', stateDir, ...args], {
+  usedStateDirs.add(stateDir);
+  // `key: null` pins no key: the daemon mints one, or keeps its last one when it takes
+  // over sessions an earlier daemon left.
+  const pinned = key === null ? {} : { WHARF_KEY: key ?? randomBytes(16).toString('hex') };
+  const child = spawn(bin, ['serve', '--port', '0', '--state-dir', stateDir, ...args], {
     cwd: cwd ?? stateDir,
     // XDG_CONFIG_HOME inside the state dir: no user config is ever read by a test's daemon.
-    env: { ...sanitizerOptions(), PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER, WHARF_KEY: pinnedKey, XDG_CONFIG_HOME: join(stateDir, 'config'), ...env },
+    env: { ...sanitizerOptions(), PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER, ...pinned, XDG_CONFIG_HOME: join(stateDir, 'config'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -47,10 +55,42 @@ export async function startDaemon({ args = [], env = {}, cwd, key, stateDir: giv
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const result = await exited;
+      // A daemon that was killed (or kept its sessions) leaves their hosts: a test leaves
+      // nothing running behind it.
+      killHosts(stateDir);
       rmSync(stateDir, { recursive: true, force: true });
       return result;
     },
   };
+}
+
+// The session hosts (`wharf host`, one per session) serving the daemon on `stateDir`.
+export function hostsOf(stateDir) {
+  const prefix = join(stateDir, 'hosts') + '/';
+  const out = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let argv;
+    try { argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0'); } catch { continue; }
+    if (argv[1] === 'host' && argv.some((a) => a.startsWith(prefix))) out.push(Number(name));
+  }
+  return out;
+}
+
+// SIGKILLs every host of `stateDir` and every process of the sessions they hold.
+export function killHosts(stateDir) {
+  for (const host of hostsOf(stateDir)) {
+    let kids = [];
+    try { kids = readFileSync(`/proc/${host}/task/${host}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number); } catch { /* gone */ }
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      let stat;
+      try { stat = readFileSync(`/proc/${name}/stat`, 'utf8'); } catch { continue; }
+      const sid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+      if (kids.includes(sid)) { try { process.kill(Number(name), 'SIGKILL'); } catch { /* gone */ } }
+    }
+    try { process.kill(host, 'SIGKILL'); } catch { /* gone */ }
+  }
 }
 
 // Polls `check` until it returns a truthy value or the deadline passes.

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import WebSocket from 'ws';
-import { sanitizerOptions, waitFor, wharfBin } from './daemon.mjs';
+import { hostsOf, sanitizerOptions, waitFor, wharfBin } from './daemon.mjs';
 
 export const PROTOCOL = 2;
 const ACK_EVERY = 64 * 1024; // as the page: at least every 64 KiB, and whenever input drains
@@ -503,6 +503,12 @@ export function childrenOf(pid) {
     } catch { /* thread gone */ }
   }
   return [...kids];
+}
+
+// The programs of a daemon's sessions: each runs as the only child of its session's host
+// (`wharf host`), never as the daemon's own child.
+export function sessionPrograms(daemon) {
+  return hostsOf(daemon.stateDir).flatMap((host) => childrenOf(host));
 }
 
 // Parses /proc/PID/stat; comm may contain spaces and parentheses, so fields are taken

@@ -1,5 +1,12 @@
 // `wharf history [--json] [--limit N]`: past and present sessions, newest first, with how
-// each ended (PRODUCT.md C10).
+// each ended (PRODUCT.md C10): exited, ended, crashed (its host process died without
+// saying how the program ended) or interrupted (no daemon re-attached it after a restart).
+// A session a later daemon re-attached keeps its first run; the table's RUN shows both
+// ("1→3"), --json lists each "reattached" event with the taking run as its detail.
+//
+// `wharf history ID --screen` (or RUN:ID, as the table's RUN and ID columns name a
+// session) prints the final screen kept for that session in STATE_DIR/screens
+// (app/final_screens.hpp); ID alone means the newest run's session with that id.
 //
 // It reads STATE_DIR/wharf.db itself, read-only, instead of asking the daemon: history is
 // wanted most when no daemon runs (after a crash, after a stop), and the database's
@@ -9,8 +16,9 @@
 // The table is for people (local times, durations, KiB, ~ for home); --json is for
 // programs (milliseconds since the epoch, exact byte counts, every lifecycle event). What
 // the store never holds (input, output, arguments, environment values) cannot show here.
-// Names and directories are printed with control characters replaced, so a crafted tab
-// name or directory cannot drive the terminal that runs `wharf history`.
+// Names, directories and final screens are printed with control characters replaced, so
+// a crafted tab name, directory or screen file cannot drive the terminal that runs
+// `wharf history`.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -26,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "app/final_screens.hpp"
 #include "app/state_paths.hpp"
 #include "cli/commands.hpp"
 #include "cli/control_client.hpp"
@@ -40,7 +49,39 @@ struct HistoryOptions {
   std::string state_dir;
   bool as_json = false;
   std::size_t limit = kDefaultLimit;
+  std::string session;  // "ID" or "RUN:ID"; only with --screen
+  bool screen = false;
 };
+
+// A session as the table names it: "ID", or "RUN:ID" for one run's.
+struct SessionSpec {
+  std::optional<std::int64_t> run_id;
+  std::uint64_t session_id = 0;
+};
+
+// A positive whole number that fits SQLite's signed 64-bit integers.
+std::optional<std::uint64_t> positive_number(std::string_view text) {
+  if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != text.npos) {
+    return std::nullopt;
+  }
+  std::uint64_t value = 0;
+  for (char c : text) value = value * 10 + static_cast<std::uint64_t>(c - '0');
+  if (value == 0) return std::nullopt;
+  return value;
+}
+
+std::optional<SessionSpec> parse_session_spec(std::string_view text) {
+  auto colon = text.find(':');
+  if (colon == std::string_view::npos) {
+    auto id = positive_number(text);
+    if (!id) return std::nullopt;
+    return SessionSpec{.run_id = std::nullopt, .session_id = *id};
+  }
+  auto run = positive_number(text.substr(0, colon));
+  auto id = positive_number(text.substr(colon + 1));
+  if (!run || !id) return std::nullopt;
+  return SessionSpec{.run_id = static_cast<std::int64_t>(*run), .session_id = *id};
+}
 
 // "2024-05-01T12:34:56.789Z": UTC, so a program reading --json needs no time zone.
 std::string iso_time(std::int64_t ms) {
@@ -90,7 +131,7 @@ std::string signal_name(int signal) {
   return fmt::format("SIG{}", abbrev);
 }
 
-// "exited 3", "ended SIGTERM", "running", "interrupted".
+// "exited 3", "ended SIGTERM", "running", "interrupted", "crashed".
 std::string status_cell(const store::SessionRow& row) {
   if (row.exit_code) return fmt::format("{} {}", row.status, *row.exit_code);
   if (row.signal) return fmt::format("{} {}", row.status, signal_name(*row.signal));
@@ -113,13 +154,16 @@ std::string short_path(const std::string& path) {
 }
 
 // C0 controls, DEL and the UTF-8 encodings of C1 controls (U+0080..U+009F, which a
-// terminal may take as CSI or OSC) become '?'.
-std::string printable(std::string_view text) {
+// terminal may take as CSI or OSC) become '?'; line feeds too, unless `keep_lines` (a
+// screen's lines, which move the cursor only down).
+std::string printable(std::string_view text, bool keep_lines = false) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size(); ++i) {
     auto byte = static_cast<unsigned char>(text[i]);
-    if (byte < 0x20 || byte == 0x7f) {
+    if (keep_lines && byte == '\n') {
+      out += '\n';
+    } else if (byte < 0x20 || byte == 0x7f) {
       out += '?';
     } else if (byte == 0xc2 && i + 1 < text.size() &&
                static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
@@ -173,7 +217,8 @@ boost::json::object to_json(const store::SessionHistory& history) {
   boost::json::array events;
   for (const store::SessionEvent& event : history.events) {
     boost::json::value detail = nullptr;
-    if (event.event == "renamed") detail = event.detail;  // "" too: the default name
+    // "renamed": "" too (the default name); "reattached": the run that took it over.
+    if (event.event == "renamed" || event.event == "reattached") detail = event.detail;
     events.push_back(
         boost::json::object{{"at", event.at_ms}, {"event", event.event}, {"detail", detail}});
   }
@@ -212,20 +257,26 @@ void print_table(const std::vector<store::SessionHistory>& history) {
   lines.push_back({"RUN", "ID", "NAME", "ENTRY", "STATUS", "STARTED", "DURATION", "OUTPUT", "CWD"});
   for (const store::SessionHistory& h : history) {
     const store::SessionRow& row = h.session;
+    // A session re-attached by later daemons shows the run that started it and the last
+    // that took it over: its id is the first run's, and it lived into the last one.
+    std::string run = std::to_string(row.run_id);
+    auto last_takeover = std::find_if(h.events.rbegin(), h.events.rend(),
+                                      [](const auto& e) { return e.event == "reattached"; });
+    if (last_takeover != h.events.rend()) run += "→" + printable(last_takeover->detail);
     std::string entry = row.entry.empty() ? row.kind : row.entry + "/" + row.kind;
     // A live session has run until now; one interrupted by a daemon that died without
     // recording its stop has no known end.
     std::optional<std::int64_t> end = row.ended_at_ms;
     if (!end && is_live(row)) end = now_ms;
     std::string took = end ? duration(*end - row.created_at_ms) : "-";
-    // Byte counts are recorded when a session finishes; before that (or when the daemon
-    // died first) there are none to show.
-    bool counted = row.status == "exited" || row.status == "ended";
+    // Byte counts are recorded when a session finishes (a crashed one's are what the
+    // daemon relayed); before that, or when the daemon died first, there are none.
+    bool counted = row.status == "exited" || row.status == "ended" || row.status == "crashed";
     std::string output = counted ? human_bytes(row.bytes_out) : "-";
     if (row.scrollback_truncated) output += " (truncated)";
-    lines.push_back({std::to_string(row.run_id), std::to_string(row.session_id),
-                     printable(row.name), printable(entry), status_cell(row),
-                     local_time(row.created_at_ms), took, output, printable(short_path(row.cwd))});
+    lines.push_back({run, std::to_string(row.session_id), printable(row.name), printable(entry),
+                     status_cell(row), local_time(row.created_at_ms), took, output,
+                     printable(short_path(row.cwd))});
   }
   std::vector<std::size_t> widths(lines.front().size(), 0);
   for (const auto& line : lines) {
@@ -244,19 +295,61 @@ void print_table(const std::vector<store::SessionHistory>& history) {
   }
 }
 
+// `wharf history ID --screen`: the session's kept final screen on stdout, or why there
+// is none (exit 1).
+int print_screen(const app::StatePaths& paths, const store::MetadataStore& store,
+                 const std::string& spec_text) {
+  auto spec = parse_session_spec(spec_text);
+  if (!spec) return report_failure(core::Error{"'" + spec_text + "' is not a session"});
+  auto found = store.find_session(spec->session_id, spec->run_id);
+  if (!found) return report_failure(found.error());
+  if (!found.value()) {
+    return report_failure(
+        core::Error{"no session " + spec_text + " in the history (`wharf history` lists them)"});
+  }
+  const store::SessionRow& row = *found.value();
+  auto text = app::FinalScreens(paths.screens_dir()).load(row.run_id, row.session_id);
+  if (!text) {
+    if (text.error().code != "not_found") return report_failure(text.error());
+    std::string message = "no final screen kept for session " + spec_text;
+    if (is_live(row)) message += ": it is still running";
+    return report_failure(core::Error{message});
+  }
+  std::string out = printable(text.value(), /*keep_lines=*/true);
+  if (!out.empty() && out.back() != '\n') out += '\n';
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
 std::function<int()> setup_history(CLI::App& verb) {
   auto o = std::make_shared<HistoryOptions>();
   add_state_dir_option(verb, o->state_dir);
-  verb.add_flag("--json", o->as_json,
-                "One JSON array, one object per session with its lifecycle events");
+  auto* json = verb.add_flag("--json", o->as_json,
+                             "One JSON array, one object per session with its lifecycle events");
   verb.add_option("--limit", o->limit, "At most this many sessions, newest first")
       ->default_val(kDefaultLimit)
       ->check(CLI::PositiveNumber);
+  auto* session =
+      verb.add_option("session", o->session,
+                      "With --screen: the session, as ID (the newest run's) or RUN:ID")
+          ->check(CLI::Validator(
+              [](const std::string& value) -> std::string {
+                if (parse_session_spec(value)) return {};
+                return "'" + value +
+                       "' is not a session (ID or RUN:ID, positive numbers as `wharf history` "
+                       "prints them)";
+              },
+              "ID|RUN:ID"));
+  auto* screen = verb.add_flag("--screen", o->screen,
+                               "Print the final screen kept for the session when it ended");
+  screen->needs(session)->excludes(json);
+  session->needs(screen);
   return [o] {
     auto paths = app::resolve_state_paths(
         o->state_dir.empty() ? std::nullopt : std::optional<std::filesystem::path>(o->state_dir));
     auto store = store::MetadataStore::open_read_only(paths.database_file());
     if (!store) return report_failure(store.error());
+    if (o->screen) return print_screen(paths, store.value(), o->session);
     auto history = store.value().sessions_with_events(o->limit);
     if (!history) return report_failure(history.error());
 

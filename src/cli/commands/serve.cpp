@@ -44,6 +44,11 @@ std::function<int()> setup_serve(CLI::App& verb) {
           "Keep a shell session, named \"shared shell\", that `wharf run` and run_command use "
           "when no session is named; you see every command they run in it")
       ->envname("WHARF_SHARED_SHELL");
+  verb.add_flag("--keep-sessions{true}", options->keep_sessions,
+                "Leave the sessions running when this daemon stops (Ctrl-C, SIGTERM); the "
+                "next `wharf serve` takes them over. Without it a stop ends them; a crash "
+                "never does")
+      ->envname("WHARF_KEEP_SESSIONS");
   verb.add_option("--assets", options->assets,
                   "Folder holding the page's files (default: beside the binary)");
   verb.add_option("--log-level", options->log_level,

@@ -1,7 +1,8 @@
 // The metadata store against real SQLite files in a temporary directory: file modes,
 // the run lifecycle across a daemon that dies without stopping, what is refused, what
-// the bytes on disk do (and do not) contain, the migration of a version-1 file, and the
-// read-only open `wharf history` uses beside a running daemon.
+// the bytes on disk do (and do not) contain, the migrations of version-1 and version-2
+// files, the read-only open `wharf history` uses beside a running daemon, and what a
+// daemon that re-attaches sessions from surviving host processes records.
 #include "store/metadata_store.hpp"
 
 #include <gtest/gtest.h>
@@ -397,7 +398,9 @@ TEST_F(MetadataStoreTest, RefusesWhatDoesNotFitTheLifecycle) {
 
   auto bad_status = store.session_finished(id, 1, SessionOutcome{.status = "interrupted"});
   ASSERT_FALSE(bad_status);
-  EXPECT_NE(bad_status.error().message.find("\"exited\" or \"ended\""), std::string::npos);
+  EXPECT_NE(bad_status.error().message.find("\"exited\", \"ended\" or \"crashed\""),
+            std::string::npos)
+      << bad_status.error().message;
 
   ASSERT_TRUE(store.session_finished(id, 1, exited(0, 1500)));
   auto twice = store.session_finished(id, 1, exited(1, 1600));
@@ -611,7 +614,7 @@ TEST_F(MetadataStoreTest, MigratesAVersionOneFileAndKeepsItsHistory) {
 
   {
     MetadataStore store = open_store();
-    EXPECT_EQ(user_version(db_path_), 2);
+    EXPECT_EQ(user_version(db_path_), kSchemaVersion);
     EXPECT_EQ(mode_of(db_path_), 0600u);
     auto rows = store.recent_sessions(10);
     ASSERT_TRUE(rows) << rows.error().message;
@@ -641,7 +644,7 @@ TEST_F(MetadataStoreTest, MigratesAVersionOneFileAndKeepsItsHistory) {
   }
   // Opening again is a no-op: the migration ran once.
   MetadataStore store = open_store();
-  EXPECT_EQ(user_version(db_path_), 2);
+  EXPECT_EQ(user_version(db_path_), kSchemaVersion);
   auto rows = store.recent_sessions(10);
   ASSERT_TRUE(rows);
   EXPECT_EQ(rows.value().size(), 2u);
@@ -891,6 +894,381 @@ TEST_F(MetadataStoreTest, SessionsWithEventsGivesEachSessionItsOwnEventsNewestFi
   auto none = store.sessions_with_events(0);
   ASSERT_TRUE(none);
   EXPECT_TRUE(none.value().empty());
+}
+
+// What a version-2 wharf wrote on top of kVersion1Schema: the entry column, and a run
+// that died with two sessions live (one renamed twice within one millisecond).
+constexpr const char* kVersion2Additions = R"sql(
+ALTER TABLE sessions ADD COLUMN entry TEXT NOT NULL DEFAULT '';
+PRAGMA user_version = 2;
+
+INSERT INTO runs (id, started_at, pid) VALUES (2, 3000, 43);
+INSERT INTO sessions (run_id, session_id, name, kind, program, cwd, owner, env_names, status,
+                      created_at, entry)
+  VALUES (2, 1, 'agent', 'agent', '/usr/local/bin/claude', '/srv', 'key', '["PATH","TERM"]',
+          'running', 3100, 'claude');
+INSERT INTO sessions (run_id, session_id, name, kind, program, cwd, owner, env_names, status,
+                      created_at, entry)
+  VALUES (2, 2, 'watcher', 'shell', '/bin/bash', '/srv', 'local', '[]', 'running', 3200, 'bash');
+INSERT INTO session_events (run_id, session_id, at, event) VALUES (2, 1, 3100, 'started');
+INSERT INTO session_events (run_id, session_id, at, event, detail)
+  VALUES (2, 1, 3150, 'renamed', 'first');
+INSERT INTO session_events (run_id, session_id, at, event, detail)
+  VALUES (2, 1, 3150, 'renamed', 'agent');
+INSERT INTO session_events (run_id, session_id, at, event) VALUES (2, 2, 3200, 'started');
+)sql";
+
+// The first column of the first row of `sql` as text ("" when there is none), read
+// with the plain C API.
+std::string raw_text(const fs::path& path, const char* sql) {
+  sqlite3* db = nullptr;
+  std::string text;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK &&
+        sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_text(stmt, 0) != nullptr) {
+      text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+    }
+    sqlite3_finalize(stmt);
+  }
+  sqlite3_close(db);
+  return text;
+}
+
+// Runs `sql` with foreign keys enforced, as wharf's own connection does; returns the
+// extended result code.
+int raw_exec_code(const fs::path& path, const char* sql) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
+    sqlite3_close(db);
+    return -1;
+  }
+  sqlite3_extended_result_codes(db, 1);
+  sqlite3_exec(db, "PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
+  int rc = sqlite3_exec(db, sql, nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  return rc;
+}
+
+std::vector<std::string> event_names(const std::vector<SessionEvent>& events) {
+  std::vector<std::string> out;
+  for (const SessionEvent& e : events) out.push_back(e.event);
+  return out;
+}
+
+TEST_F(MetadataStoreTest, MigratesAVersionTwoFileKeepingRowsIndexesAndTheForeignKey) {
+  raw_exec(db_path_, kVersion1Schema);
+  raw_exec(db_path_, kVersion2Additions);
+  ASSERT_EQ(user_version(db_path_), 2);
+
+  // `wharf history` of this wharf reads a version-2 file as it is.
+  {
+    auto reader = MetadataStore::open_read_only(db_path_);
+    ASSERT_TRUE(reader) << reader.error().message;
+    auto rows = reader.value().recent_sessions(10);
+    ASSERT_TRUE(rows) << rows.error().message;
+    ASSERT_EQ(rows.value().size(), 3u);
+    EXPECT_EQ(rows.value()[1].entry, "claude");
+  }
+  EXPECT_EQ(user_version(db_path_), 2);
+
+  {
+    MetadataStore store = open_store();
+    EXPECT_EQ(user_version(db_path_), 3);
+    auto rows = store.recent_sessions(10);
+    ASSERT_TRUE(rows) << rows.error().message;
+    ASSERT_EQ(rows.value().size(), 3u);
+    const SessionRow& watcher = rows.value()[0];
+    EXPECT_EQ(watcher.name, "watcher");
+    EXPECT_EQ(watcher.status, "running");
+    EXPECT_TRUE(watcher.env_names.empty());
+    const SessionRow& agent = rows.value()[1];
+    EXPECT_EQ(agent.run_id, 2);
+    EXPECT_EQ(agent.session_id, 1u);
+    EXPECT_EQ(agent.name, "agent");
+    EXPECT_EQ(agent.entry, "claude");
+    EXPECT_EQ(agent.kind, "agent");
+    EXPECT_EQ(agent.program, "/usr/local/bin/claude");
+    EXPECT_EQ(agent.cwd, "/srv");
+    EXPECT_EQ(agent.owner, "key");
+    EXPECT_EQ(agent.env_names, (std::vector<std::string>{"PATH", "TERM"}));
+    EXPECT_EQ(agent.status, "running");
+    EXPECT_EQ(agent.created_at_ms, 3100);
+    EXPECT_FALSE(agent.ended_at_ms);
+    const SessionRow& old = rows.value()[2];
+    EXPECT_EQ(old.name, "old shell");
+    EXPECT_EQ(old.entry, "");
+    EXPECT_EQ(old.status, "exited");
+    EXPECT_EQ(old.exit_code, 3);
+    EXPECT_EQ(old.ended_at_ms, 1500);
+    EXPECT_EQ(old.bytes_out, 4096u);
+    EXPECT_EQ(old.bytes_in, 7u);
+
+    // Events keep their order, the two renames within one millisecond included.
+    auto events = store.session_events(2, 1);
+    ASSERT_TRUE(events) << events.error().message;
+    ASSERT_EQ(events.value().size(), 3u);
+    EXPECT_EQ(events.value()[1].detail, "first");
+    EXPECT_EQ(events.value()[2].detail, "agent");
+    auto old_events = store.session_events(1, 1);
+    ASSERT_TRUE(old_events);
+    EXPECT_EQ(event_names(old_events.value()), (std::vector<std::string>{"started", "exited"}));
+
+    // The new values are taken: a daemon that found session 2:1 alive keeps it, records
+    // the takeover, and later its host dies.
+    auto run = store.begin_run(5000, 44, {{2, 1}});
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_EQ(run.value().run_id, 3);
+    EXPECT_EQ(run.value().interrupted, 1u);  // 2:2
+    EXPECT_EQ(run.value().kept_running, 1u);
+    auto reattached = store.session_event(2, 1, "reattached", "3", 5001);
+    ASSERT_TRUE(reattached) << reattached.error().message;
+    auto crashed = store.session_finished(
+        2, 1, SessionOutcome{.status = "crashed", .ended_at_ms = 6000, .bytes_out = 10});
+    ASSERT_TRUE(crashed) << crashed.error().message;
+    auto after = store.session_events(2, 1);
+    ASSERT_TRUE(after);
+    EXPECT_EQ(event_names(after.value()),
+              (std::vector<std::string>{"started", "renamed", "renamed", "reattached", "crashed"}));
+  }
+
+  // The schema: nothing left of the old tables, the indexes made again, STRICT and the
+  // events' foreign key kept and enforced.
+  EXPECT_EQ(raw_text(db_path_, "SELECT count(*) FROM sqlite_schema WHERE name LIKE '%v2%'"), "0");
+  EXPECT_EQ(raw_text(db_path_,
+                     "SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_schema "
+                     "WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name)"),
+            "session_events_by_session sessions_by_created sessions_live");
+  std::string sessions_sql =
+      raw_text(db_path_, "SELECT sql FROM sqlite_schema WHERE name = 'sessions'");
+  EXPECT_NE(sessions_sql.find("STRICT"), std::string::npos) << sessions_sql;
+  EXPECT_NE(sessions_sql.find("REFERENCES runs"), std::string::npos) << sessions_sql;
+  std::string events_sql =
+      raw_text(db_path_, "SELECT sql FROM sqlite_schema WHERE name = 'session_events'");
+  EXPECT_NE(events_sql.find("STRICT"), std::string::npos) << events_sql;
+  EXPECT_EQ(raw_text(db_path_, "SELECT \"table\" FROM pragma_foreign_key_list('session_events')"),
+            "sessions");
+  EXPECT_EQ(raw_text(db_path_, "SELECT count(*) FROM pragma_foreign_key_check"), "0");
+  EXPECT_EQ(raw_exec_code(db_path_,
+                          "INSERT INTO session_events (run_id, session_id, at, event) "
+                          "VALUES (9, 9, 1, 'started')"),
+            SQLITE_CONSTRAINT_FOREIGNKEY);
+  EXPECT_EQ(raw_exec_code(db_path_, "UPDATE sessions SET status = 'lost' WHERE session_id = 2"),
+            SQLITE_CONSTRAINT_CHECK);
+
+  // Opening again is a no-op.
+  MetadataStore store = open_store();
+  EXPECT_EQ(user_version(db_path_), 3);
+  auto rows = store.recent_sessions(10);
+  ASSERT_TRUE(rows);
+  ASSERT_EQ(rows.value().size(), 3u);
+  EXPECT_EQ(rows.value()[1].status, "crashed");
+}
+
+TEST_F(MetadataStoreTest, BeginRunKeepsTheSessionsFoundAliveAndInterruptsTheRest) {
+  std::int64_t run1 = 0;
+  {
+    MetadataStore store = open_store();
+    auto run = store.begin_run(1000, 42);
+    ASSERT_TRUE(run);
+    run1 = run.value().run_id;
+    ASSERT_TRUE(store.session_started(run1, shell(1, "kept", 1100)));
+    ASSERT_TRUE(store.session_started(run1, shell(2, "lost", 1200)));
+    ASSERT_TRUE(store.session_started(run1, shell(3, "done", 1300)));
+    ASSERT_TRUE(store.session_finished(run1, 3, exited(0, 1400)));
+    ASSERT_TRUE(store.end_run(run1, 2000));
+  }
+
+  MetadataStore store = open_store();
+  // The daemon's list may name what is no longer live (3 finished) or was never
+  // recorded; neither is brought back or counted.
+  auto run = store.begin_run(3000, 43, {{run1, 1}, {run1, 3}, {run1 + 50, 9}});
+  ASSERT_TRUE(run) << run.error().message;
+  std::int64_t run2 = run.value().run_id;
+  EXPECT_EQ(run.value().interrupted, 1u);
+  EXPECT_EQ(run.value().kept_running, 1u);
+  auto reattached = store.session_event(run1, 1, "reattached", std::to_string(run2), 3001);
+  ASSERT_TRUE(reattached) << reattached.error().message;
+
+  auto rows = store.recent_sessions(10);
+  ASSERT_TRUE(rows);
+  ASSERT_EQ(rows.value().size(), 3u);
+  EXPECT_EQ(rows.value()[2].name, "kept");
+  EXPECT_EQ(rows.value()[2].status, "running");
+  EXPECT_FALSE(rows.value()[2].ended_at_ms);
+  EXPECT_EQ(rows.value()[1].name, "lost");
+  EXPECT_EQ(rows.value()[1].status, "interrupted");
+  EXPECT_EQ(rows.value()[1].ended_at_ms, 2000);  // its run's recorded stop
+  EXPECT_EQ(rows.value()[0].status, "exited");
+
+  auto events = store.session_events(run1, 1);
+  ASSERT_TRUE(events);
+  ASSERT_EQ(event_names(events.value()), (std::vector<std::string>{"started", "reattached"}));
+  EXPECT_EQ(events.value()[1].at_ms, 3001);
+  EXPECT_EQ(events.value()[1].detail, std::to_string(run2));
+  auto lost = store.session_events(run1, 2);
+  ASSERT_TRUE(lost);
+  EXPECT_EQ(event_names(lost.value()), (std::vector<std::string>{"started", "interrupted"}));
+
+  // The re-attached session finishes under the id its first run gave it.
+  ASSERT_TRUE(store.session_started(run2, shell(1, "new in run 2", 3100)));  // same id, new run
+  ASSERT_TRUE(store.end_run(run2, 5000));
+
+  // Run 3 finds no host alive: the session that outlived run 1 ended when run 2 (which
+  // held it last) stopped, not when run 1 did.
+  auto third = store.begin_run(6000, 44);
+  ASSERT_TRUE(third);
+  EXPECT_EQ(third.value().interrupted, 2u);
+  EXPECT_EQ(third.value().kept_running, 0u);
+  auto after = store.recent_sessions(10);
+  ASSERT_TRUE(after);
+  for (const SessionRow& row : after.value()) {
+    if (row.status != "interrupted") continue;
+    EXPECT_EQ(row.ended_at_ms, row.name == "lost" ? 2000 : 5000) << row.name;
+  }
+  auto kept_events = store.session_events(run1, 1);
+  ASSERT_TRUE(kept_events);
+  EXPECT_EQ(event_names(kept_events.value()),
+            (std::vector<std::string>{"started", "reattached", "interrupted"}));
+}
+
+TEST_F(MetadataStoreTest, RecordsACrashedSession) {
+  MetadataStore store = open_store();
+  auto run = store.begin_run(1000, 42);
+  ASSERT_TRUE(run);
+  std::int64_t id = run.value().run_id;
+  ASSERT_TRUE(store.session_started(id, shell(1, "bash 1", 1100)));
+  ASSERT_TRUE(store.session_started(id, shell(2, "bash 2", 1200)));
+  // Neither exit code nor signal: the host died without saying.
+  auto crashed = store.session_finished(
+      id, 1,
+      SessionOutcome{.status = "crashed", .ended_at_ms = 1500, .bytes_out = 900, .bytes_in = 4});
+  ASSERT_TRUE(crashed) << crashed.error().message;
+  // A host that reported a signal before dying may still say it.
+  ASSERT_TRUE(store.session_finished(
+      id, 2, SessionOutcome{.status = "crashed", .signal = SIGKILL, .ended_at_ms = 1600}));
+
+  auto history = store.sessions_with_events(10);
+  ASSERT_TRUE(history) << history.error().message;
+  ASSERT_EQ(history.value().size(), 2u);
+  const SessionRow& first = history.value()[1].session;
+  EXPECT_EQ(first.status, "crashed");
+  EXPECT_FALSE(first.exit_code);
+  EXPECT_FALSE(first.signal);
+  EXPECT_EQ(first.ended_at_ms, 1500);
+  EXPECT_EQ(first.bytes_out, 900u);
+  EXPECT_EQ(first.bytes_in, 4u);
+  EXPECT_EQ(event_names(history.value()[1].events),
+            (std::vector<std::string>{"started", "crashed"}));
+  EXPECT_EQ(history.value()[1].events[1].at_ms, 1500);
+  EXPECT_EQ(history.value()[0].session.signal, SIGKILL);
+
+  // Finished is finished: no second outcome, no takeover, and the next run leaves it be.
+  auto twice = store.session_finished(id, 1, exited(0, 1700));
+  ASSERT_FALSE(twice);
+  EXPECT_NE(twice.error().message.find("already finished (crashed)"), std::string::npos)
+      << twice.error().message;
+  ASSERT_TRUE(store.end_run(id, 2000));
+  auto next = store.begin_run(3000, 43, {{id, 1}});
+  ASSERT_TRUE(next);
+  EXPECT_EQ(next.value().interrupted, 0u);
+  EXPECT_EQ(next.value().kept_running, 0u);
+  auto rows = store.recent_sessions(10);
+  ASSERT_TRUE(rows);
+  EXPECT_EQ(rows.value()[1].status, "crashed");
+}
+
+TEST_F(MetadataStoreTest, RefusesEventsItDoesNotRecordThisWay) {
+  MetadataStore store = open_store();
+  auto run = store.begin_run(1000, 42);
+  ASSERT_TRUE(run);
+  std::int64_t id = run.value().run_id;
+  ASSERT_TRUE(store.session_started(id, shell(1, "bash 1", 1100)));
+  ASSERT_TRUE(store.session_started(id, shell(2, "bash 2", 1200)));
+  ASSERT_TRUE(store.session_finished(id, 2, exited(0, 1300)));
+
+  // Events that belong with a change of the session's row, or none wharf knows.
+  for (std::string_view event : {"crashed", "started", "interrupted", "exited", "renamed", ""}) {
+    auto refused = store.session_event(id, 1, event, "2", 1400);
+    ASSERT_FALSE(refused) << "accepted \"" << event << "\"";
+    EXPECT_NE(refused.error().message.find("only \"reattached\""), std::string::npos)
+        << refused.error().message;
+  }
+  auto unknown = store.session_event(id, 9, "reattached", "2", 1400);
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().message.find("no such session"), std::string::npos)
+      << unknown.error().message;
+  auto unknown_run = store.session_event(id + 100, 1, "reattached", "2", 1400);
+  ASSERT_FALSE(unknown_run);
+  EXPECT_NE(unknown_run.error().message.find("no such session"), std::string::npos);
+  auto finished = store.session_event(id, 2, "reattached", "2", 1400);
+  ASSERT_FALSE(finished);
+  EXPECT_NE(finished.error().message.find("already finished (exited)"), std::string::npos)
+      << finished.error().message;
+
+  auto events = store.session_events(id, 1);
+  ASSERT_TRUE(events);
+  EXPECT_EQ(event_names(events.value()), (std::vector<std::string>{"started"}));
+
+  // A reader never writes.
+  auto reader = MetadataStore::open_read_only(db_path_);
+  ASSERT_TRUE(reader) << reader.error().message;
+  EXPECT_FALSE(reader.value().session_event(id, 1, "reattached", "2", 1500));
+  auto still = store.session_events(id, 1);
+  ASSERT_TRUE(still);
+  EXPECT_EQ(still.value().size(), 1u);
+}
+
+TEST_F(MetadataStoreTest, FindsASessionByIdInTheNewestRunUnlessARunIsGiven) {
+  MetadataStore store = open_store();
+  auto run1 = store.begin_run(1000, 42);
+  ASSERT_TRUE(run1);
+  std::int64_t r1 = run1.value().run_id;
+  ASSERT_TRUE(store.session_started(r1, shell(1, "one of run 1", 1100)));
+  ASSERT_TRUE(store.session_started(r1, shell(2, "two of run 1", 1200)));
+  ASSERT_TRUE(store.end_run(r1, 1500));
+  auto run2 = store.begin_run(2000, 43);
+  ASSERT_TRUE(run2);
+  std::int64_t r2 = run2.value().run_id;
+  ASSERT_TRUE(store.session_started(r2, shell(1, "one of run 2", 2100)));
+
+  auto newest = store.find_session(1);
+  ASSERT_TRUE(newest) << newest.error().message;
+  ASSERT_TRUE(newest.value());
+  EXPECT_EQ(newest.value()->run_id, r2);
+  EXPECT_EQ(newest.value()->name, "one of run 2");
+  EXPECT_EQ(newest.value()->entry, "bash");
+
+  auto older = store.find_session(1, r1);
+  ASSERT_TRUE(older);
+  ASSERT_TRUE(older.value());
+  EXPECT_EQ(older.value()->name, "one of run 1");
+  EXPECT_EQ(older.value()->status, "interrupted");
+
+  auto only_in_run1 = store.find_session(2);
+  ASSERT_TRUE(only_in_run1);
+  ASSERT_TRUE(only_in_run1.value());
+  EXPECT_EQ(only_in_run1.value()->run_id, r1);
+
+  for (auto [id, run] : {std::pair<std::uint64_t, std::optional<std::int64_t>>{2, r2},
+                         {9, std::nullopt},
+                         {1, r2 + 5},
+                         {~std::uint64_t{0}, std::nullopt}}) {
+    auto none = store.find_session(id, run);
+    ASSERT_TRUE(none) << none.error().message;
+    EXPECT_FALSE(none.value()) << id;
+  }
+
+  // A version-1 file, read as it is.
+  fs::path old_path = dir_ / "v1.db";
+  raw_exec(old_path, kVersion1Schema);
+  auto reader = MetadataStore::open_read_only(old_path);
+  ASSERT_TRUE(reader) << reader.error().message;
+  auto old = reader.value().find_session(1);
+  ASSERT_TRUE(old) << old.error().message;
+  ASSERT_TRUE(old.value());
+  EXPECT_EQ(old.value()->name, "old shell");
+  EXPECT_EQ(old.value()->entry, "");
 }
 
 }  // namespace
