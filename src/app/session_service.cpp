@@ -249,8 +249,13 @@ core::Result<std::string> SessionService::set_default_directory(const std::strin
 }
 
 std::optional<core::SessionId> SessionService::session_of_process(pid_t pid) const {
+  // A process whose parent chain reaches a session's program, or its host (which adopts
+  // what the program leaves behind, setsid() children included), belongs to that session.
   std::map<pid_t, core::SessionId> leaders;
-  for (const auto& [id, session] : sessions_) leaders.emplace(session->pid(), id);
+  for (const auto& [id, session] : sessions_) {
+    leaders.emplace(session->pid(), id);
+    leaders.emplace(session->host_pid(), id);
+  }
   for (const pty::ProcessLink& link : pty::process_ancestry(pid)) {
     if (auto it = leaders.find(link.session); it != leaders.end()) return it->second;
     if (auto it = leaders.find(link.pid); it != leaders.end()) return it->second;

@@ -17,6 +17,7 @@
 
 #include "host/session_host.hpp"
 #include "pty/child_reaper.hpp"
+#include "pty/session_cgroup.hpp"
 
 namespace wharf::host {
 
@@ -117,11 +118,19 @@ int run_host(int argc, char** argv) {
   }
 
   const hp::SpawnRequest& spawn = request.value();
-  auto process = pty::PtyProcess::spawn(pty::SpawnSpec{.program = spawn.program,
-                                                       .argv = spawn.argv,
-                                                       .env = spawn.env,
-                                                       .cwd = spawn.cwd,
-                                                       .size = spawn.size});
+  // A cgroup of its own where the machine lets us make one: then nothing the program
+  // starts escapes the end of its session, not even a setsid() child.
+  std::optional<pty::SessionCgroup> cgroup;
+  if (auto made = pty::SessionCgroup::create("wharf-session-" + std::to_string(spawn.meta.id) +
+                                             "-" + std::to_string(getpid())))
+    cgroup.emplace(std::move(made.value()));
+  auto process =
+      pty::PtyProcess::spawn(pty::SpawnSpec{.program = spawn.program,
+                                            .argv = spawn.argv,
+                                            .env = spawn.env,
+                                            .cwd = spawn.cwd,
+                                            .size = spawn.size,
+                                            .cgroup_procs_fd = cgroup ? cgroup->procs_fd() : -1});
   if (!process) {
     std::error_code ignored;
     std::filesystem::remove(socket_path, ignored);
@@ -132,8 +141,8 @@ int run_host(int argc, char** argv) {
   LocalSocket pair(io);
   boost::system::error_code ec;
   pair.assign(asio::local::stream_protocol(), kPairFd, ec);
-  SessionHost host(io, std::move(request.value()), std::move(process.value()), socket_path,
-                   std::move(acceptor));
+  SessionHost host(io, std::move(request.value()), std::move(process.value()), std::move(cgroup),
+                   socket_path, std::move(acceptor));
   if (!ec) host.start(std::move(pair));
   io.run();
   return 0;

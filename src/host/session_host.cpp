@@ -45,10 +45,12 @@ bool peer_is_us(int fd) {
 }  // namespace
 
 SessionHost::SessionHost(asio::io_context& io, hp::SpawnRequest request, pty::PtyProcess process,
-                         std::string socket_path, asio::local::stream_protocol::acceptor acceptor)
+                         std::optional<pty::SessionCgroup> cgroup, std::string socket_path,
+                         asio::local::stream_protocol::acceptor acceptor)
     : io_(io),
       request_(std::move(request)),
       pid_(process.pid()),
+      cgroup_(std::move(cgroup)),
       socket_path_(std::move(socket_path)),
       acceptor_(std::move(acceptor)),
       pty_(io, process.release_master()),
@@ -274,7 +276,7 @@ void SessionHost::end() {
   phase_ = Phase::kHangup;
   phase_deadline_ =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(request_.ending.hangup_ms);
-  pty::signal_session(pid_, SIGHUP);
+  signal_members(SIGHUP);
   ending_tick();
 }
 
@@ -287,7 +289,7 @@ void SessionHost::on_leader_exit(const core::ExitStatus& status) {
 
 void SessionHost::ending_tick() {
   auto now = std::chrono::steady_clock::now();
-  std::size_t alive = pty::session_members(pid_).size();
+  std::size_t alive = pty::session_members(pid_).size() + (cgroup_ ? cgroup_->members().size() : 0);
   if (alive == 0) {
     // A couple of ticks for the reader to collect the last output before closing.
     if (output_closed_ || ++quiet_ticks_ >= 3) {
@@ -301,18 +303,27 @@ void SessionHost::ending_tick() {
     if (phase_ == Phase::kHangup && now >= phase_deadline_) {
       phase_ = Phase::kTerminate;
       phase_deadline_ = now + std::chrono::milliseconds(request_.ending.terminate_ms);
-      pty::signal_session(pid_, SIGTERM);
+      signal_members(SIGTERM);
     } else if (phase_ == Phase::kTerminate && now >= phase_deadline_) {
       phase_ = Phase::kKill;
-      pty::signal_session(pid_, SIGKILL);
+      signal_members(SIGKILL);
     } else if (phase_ == Phase::kKill) {
-      pty::signal_session(pid_, SIGKILL);  // anything forked since the last round
+      signal_members(SIGKILL);  // anything forked since the last round
     }
   }
   ending_timer_.expires_after(std::chrono::milliseconds(request_.ending.poll_ms));
   ending_timer_.async_wait([this](boost::system::error_code ec) {
     if (!ec) ending_tick();
   });
+}
+
+std::size_t SessionHost::signal_members(int signal) {
+  std::size_t n = pty::signal_session(pid_, signal);
+  if (cgroup_) {
+    if (signal == SIGKILL && cgroup_->kill_all()) return n + 1;
+    n += cgroup_->signal_all(signal);
+  }
+  return n;
 }
 
 void SessionHost::close_pty() {
@@ -333,6 +344,11 @@ void SessionHost::maybe_finish() {
 void SessionHost::quit() {
   std::error_code ignored;
   std::filesystem::remove(socket_path_, ignored);
+  if (cgroup_) {
+    // Its last members may still wait to be reaped before the directory can go.
+    pty::reap_exited_children([](pid_t, core::ExitStatus) {});
+    cgroup_->remove();
+  }
   boost::system::error_code ec;
   acceptor_.close(ec);
   signals_.cancel(ec);

@@ -32,6 +32,7 @@
 #include "core/screen.hpp"
 #include "host/frame_link.hpp"
 #include "pty/pty_process.hpp"
+#include "pty/session_cgroup.hpp"
 
 namespace wharf::host {
 
@@ -41,7 +42,8 @@ inline constexpr std::size_t kMaxPtyInputBytes = 1u << 20;
 class SessionHost {
  public:
   SessionHost(asio::io_context& io, core::host::SpawnRequest request, pty::PtyProcess process,
-              std::string socket_path, asio::local::stream_protocol::acceptor acceptor);
+              std::optional<pty::SessionCgroup> cgroup, std::string socket_path,
+              asio::local::stream_protocol::acceptor acceptor);
   SessionHost(const SessionHost&) = delete;
   SessionHost& operator=(const SessionHost&) = delete;
 
@@ -67,12 +69,16 @@ class SessionHost {
   void ending_tick();
   void on_leader_exit(const core::ExitStatus& status);
   void close_pty();
+  // Every process of the session: its terminal session's, and its cgroup's (which holds
+  // those that left the terminal session with setsid).
+  std::size_t signal_members(int signal);
   void maybe_finish();
   void quit();
 
   asio::io_context& io_;
   core::host::SpawnRequest request_;
   pid_t pid_;
+  std::optional<pty::SessionCgroup> cgroup_;
   std::string socket_path_;
   asio::local::stream_protocol::acceptor acceptor_;
   asio::posix::stream_descriptor pty_;

@@ -64,7 +64,7 @@ core::Error errno_error(const std::string& what, int err) {
 // Runs in the forked child: only async-signal-safe calls until execve. Any failure is
 // reported through `report_fd` as an errno value plus a stage byte.
 [[noreturn]] void exec_child(int slave_fd, int report_fd, const char* program, char** argv,
-                             char** envp, const char* cwd) {
+                             char** envp, const char* cwd, int cgroup_fd) {
   auto fail = [report_fd](unsigned char stage) { child_failed(report_fd, stage); };
 
   sigset_t all;
@@ -72,6 +72,12 @@ core::Error errno_error(const std::string& what, int err) {
   sigprocmask(SIG_SETMASK, &all, nullptr);
   for (int sig = 1; sig < NSIG; ++sig) signal(sig, SIG_DFL);
 
+  // Into the session's cgroup before anything else runs, so nothing it starts is outside.
+  // A refusal is not fatal: ending then relies on the process-session walk.
+  if (cgroup_fd >= 0) {
+    ssize_t joined = write(cgroup_fd, "0", 1);
+    (void)joined;
+  }
   if (setsid() < 0) fail('s');
   if (ioctl(slave_fd, TIOCSCTTY, 0) < 0) fail('t');
   if (dup2(slave_fd, 0) < 0 || dup2(slave_fd, 1) < 0 || dup2(slave_fd, 2) < 0) fail('d');
@@ -120,7 +126,7 @@ core::Result<PtyProcess> PtyProcess::spawn(const SpawnSpec& spec) {
   if (pid < 0) return errno_error("cannot start a process", errno);
   if (pid == 0) {
     exec_child(slave.get(), report_write.get(), spec.program.c_str(), argv.data(), envp.data(),
-               spec.cwd.c_str());
+               spec.cwd.c_str(), spec.cgroup_procs_fd);
   }
 
   close(report_write.release());

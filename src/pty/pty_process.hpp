@@ -25,6 +25,9 @@ struct SpawnSpec {
   std::vector<std::string> env;   // complete "NAME=value" list
   std::string cwd;
   core::TerminalSize size;
+  // An open `cgroup.procs` (pty/session_cgroup.hpp) the program joins before exec; -1:
+  // none.
+  int cgroup_procs_fd = -1;
 };
 
 class PtyProcess {

@@ -4,8 +4,8 @@
 // windows (they stay connected); stopping the daemon closes every window with 1000.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hostsOf, startDaemon, waitFor } from '../support/daemon.mjs';
-import { openWs, attachedWindow, stopDaemon, sessionMembers, sessionPrograms, zombieChildrenOf, describeProcs, within, procStat, killSession } from '../support/ws_client.mjs';
+import { hostsOf, startDaemon, waitFor, wharfBin } from '../support/daemon.mjs';
+import { openWs, attachedWindow, stopDaemon, sessionMembers, sessionPrograms, zombieChildrenOf, describeProcs, within, procStat, killSession, allProcesses, cmdline } from '../support/ws_client.mjs';
 
 // Starts, in the attached shell, background jobs that a naive "SIGHUP the process group"
 // would miss: HUP-ignoring jobs in their own process groups, a nohup child, a job that
@@ -25,8 +25,42 @@ async function startStubbornJobs(ws, shellPid) {
   return members;
 }
 
+// Processes whose command line is exactly `argv`.
+function processesRunning(argv) {
+  return allProcesses().filter((p) => p.state !== 'Z' && JSON.stringify(cmdline(p.pid)) === JSON.stringify(argv));
+}
+
 // Every test has its own daemon, so they run side by side.
 describe('ending a session', { concurrency: 3 }, () => {
+  test('a job that left the terminal session with setsid still belongs to the session: it is treated as the session\'s, and ends with it', async (t) => {
+    const d = await startDaemon();
+    t.after(() => stopDaemon(d));
+    const { ws, attached } = await attachedWindow(t, d);
+    const tag = String(4000 + Math.floor(Math.random() * 5000));
+    let from = ws.textLength;
+    // Two escapes: a setsid'd sleep, and a setsid'd shell that forks one more.
+    ws.type(`setsid sleep ${tag} & setsid -f sh -c 'sleep ${tag}1 & wait' ; echo escaped-$((2*2))\r`);
+    await ws.waitForOutput('escaped-4', { from });
+    const escaped = await waitFor(() => {
+      const found = [...processesRunning(['sleep', tag]), ...processesRunning(['sleep', `${tag}1`])];
+      return found.length === 2 ? found : null;
+    }, { what: 'both escaped sleeps running' });
+    t.after(() => { for (const p of escaped) { try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ } } });
+    for (const p of escaped) assert.notEqual(p.session, attached.pid, 'it really left the terminal session');
+    // What it may do is what the session may do: a program inside a session may not
+    // rotate the key, and neither may its escaped jobs.
+    from = ws.textLength;
+    ws.type(`setsid -w ${wharfBin} key rotate; echo "rc=$?"\r`);
+    const out = await ws.waitForOutput(/rc=\d+/, { from });
+    assert.match(out, /may not restart wharf or change its key/);
+    assert.match(out, /rc=[1-9]/);
+
+    ws.send({ type: 'end' });
+    await ws.waitForMessage('exit', { timeout: 20000 });
+    await waitFor(() => escaped.every((p) => { const st = procStat(p.pid); return !st || st.state === 'Z'; }), { timeout: 10000, what: 'the escaped jobs to end with the session' })
+      .catch((e) => { e.message += `\n${describeProcs(escaped.map((p) => procStat(p.pid)).filter(Boolean))}`; throw e; });
+  });
+
   test('`end` ends the shell and every process of its session, with exit to its windows (which stay connected), and no zombie is left', async (t) => {
     const d = await startDaemon();
     t.after(() => stopDaemon(d));
