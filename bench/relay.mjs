@@ -20,6 +20,9 @@
 //   e  stalled window: one window stops reading (socket paused, no acks) while its
 //      session prints S MB; daemon VmRSS sampled every 100 ms; PTY drain rate; then the
 //      window resumes and we time how long until its screen shows the end.
+//   g  sessions at once: 1, 2 and 16 sessions flood at the same time (--mb / 5 MB each),
+//      each through its own acknowledging window; the aggregate against as many bare
+//      PTY readers at once, and the CPU time of the daemon and of the session hosts.
 //
 // Options:
 //   --quick            small sizes, few runs (< 60 s)
@@ -38,7 +41,7 @@
 //   --pty-drain PATH   baseline binary (default build/bench/wharf_bench_pty_drain, else
 //                      compiled with g++ -O2 into a temporary directory)
 import { spawn, execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, cpus, loadavg, totalmem, release } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -410,8 +413,69 @@ class Window {
 // ---------------------------------------------------------------------------------------
 // Sections
 
-const results = { meta: {}, a: null, b: null, c: null, d: null, e: null };
+const results = { meta: {}, a: null, b: null, c: null, d: null, e: null, g: null };
 let ptyDrainBin;
+
+// (g) N sessions flooding at once, each through its own acknowledging window: the
+// aggregate against N bare PTY readers at once. Each session's host parses its own
+// output, so busy sessions spread over cores; the daemon still copies every screen.
+async function sectionParallel() {
+  const counts = [1, 2, 16];
+  const perSession = Math.max(1, Math.round(opts.mb / 5));
+  const out = { mb_per_session: perSession, counts: {} };
+  const daemon = await startDaemon({ maxSessions: 16 });
+  try {
+    const windows = [];
+    for (let i = 0; i < Math.max(...counts); i += 1) {
+      const w = await Window.open(daemon);
+      await w.attach({ type: 'new', shell: 'bash' });
+      await w.ready();
+      windows.push(w);
+    }
+    const hostCpu = () => readdirSync(join(daemon.stateDir, 'hosts')).length && hostPids(daemon.stateDir).reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+    for (const n of counts) {
+      const runs = [];
+      for (let r = 0; r < Math.max(1, Math.min(opts.runs, 3)); r += 1) {
+        const bare0 = now();
+        await Promise.all(Array.from({ length: n }, () => ptyDrain(['--cols', String(opts.cols), '--rows', String(opts.rows), '--', 'sh', '-c', producer(perSession)])));
+        const bareS = Number(now() - bare0) / 1e9;
+        const live0 = windows.slice(0, n).map((w) => w.liveBytes);
+        const cpu0 = cpuSeconds(daemon.pid);
+        const hosts0 = hostCpu();
+        const t0 = now();
+        await Promise.all(windows.slice(0, n).map((w) => w.command(producer(perSession))));
+        const wharfS = Number(now() - t0) / 1e9;
+        const bytes = windows.slice(0, n).reduce((sum, w, i) => sum + (w.liveBytes - live0[i]), 0);
+        const total = n * perSession * 1.02e6;
+        runs.push({
+          bare_mb_s: total / 1e6 / bareS, wharf_mb_s: total / 1e6 / wharfS, ratio: bareS / wharfS,
+          live_share: bytes / total,
+          daemon_cpu_s: cpuSeconds(daemon.pid) - cpu0, hosts_cpu_s: hostCpu() - hosts0, wall_s: wharfS,
+        });
+        process.stderr.write(`  (g) ${n} session(s), run ${r + 1}: bare ${runs.at(-1).bare_mb_s.toFixed(1)} MB/s, wharf ${runs.at(-1).wharf_mb_s.toFixed(1)} MB/s\n`);
+        await Promise.all(windows.slice(0, n).map((w) => w.quiet(200)));
+      }
+      const med = (k) => median(runs.map((x) => x[k]));
+      out.counts[n] = { runs, bare_mb_s: med('bare_mb_s'), wharf_mb_s: med('wharf_mb_s'), ratio: med('ratio'), daemon_cpu_s: med('daemon_cpu_s'), hosts_cpu_s: med('hosts_cpu_s'), wall_s: med('wall_s') };
+    }
+    for (const w of windows) w.close();
+  } finally { await daemon.stop(); }
+  results.g = out;
+}
+
+// The session hosts of a daemon (`wharf host --socket STATE/hosts/ID.sock`).
+function hostPids(stateDir) {
+  const prefix = join(stateDir, 'hosts') + '/';
+  const pids = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      if (argv[1] === 'host' && argv.some((a) => a.startsWith(prefix))) pids.push(Number(name));
+    } catch { /* gone */ }
+  }
+  return pids;
+}
 
 async function sectionThroughput(daemon) {
   const w = await Window.open(daemon);
@@ -670,7 +734,7 @@ function report() {
   const f = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
   const sf = (x, d = 1) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(d)}` : 'n/a');
   const rows = [['figure', 'bare PTY', 'wharf', 'ratio / added', 'PRODUCT.md target']];
-  const { a, b, c, d, e } = results;
+  const { a, b, c, d, e, g } = results;
   if (a) {
     rows.push([`(a) relay ${a.mb} MB, median of ${a.runs.length}`, `${f(a.bare_mb_s)} MB/s`, `${f(a.relay_mb_s)} MB/s`, `${f(100 * a.ratio_of_medians, 0)}% (per-run median ${f(100 * a.median_ratio, 0)}%)`, '>= 70% of bare, > 46.6 MB/s (ttyd)']);
     rows.push(['(a) daemon CPU per 100 MB', '', `${f(a.daemon_cpu_s_per_100mb, 2)} s`, `client ${f(a.client_cpu_s_per_100mb, 2)} s`, '(ttyd ~1.0 s)']);
@@ -692,6 +756,11 @@ function report() {
     rows.push([`(e) stalled window, ${e.mb} MB: daemon RSS growth`, '', `+${e.rss_growth_kib} KiB (peak ${e.rss_peak_kib})`, `anon +${e.anon_growth_kib} KiB; ${e.closed_on_resume ? `dropped (${e.closed_on_resume.code}) by the idle timeout` : 'not dropped'}`, 'bounded']);
     rows.push(['(e) PTY drain while stalled', '', `${f(e.drain_mb_s)} MB/s`, a ? `${f(100 * e.drain_mb_s / a.relay_mb_s, 0)}% of (a) relay` : '', 'PTY keeps draining']);
     rows.push(['(e) resumed window sees the end after', '', e.catch_up_ms === null ? 'n/a' : `${f(e.catch_up_ms, 0)} ms`, `via ${e.catch_up_via}; read-screen lines all shown: ${e.screen_lines_found}`, 'screen exact after catch-up']);
+  }
+  if (g) {
+    for (const [n, x] of Object.entries(g.counts)) {
+      rows.push([`(g) ${n} session(s) at once, ${g.mb_per_session} MB each, aggregate`, `${f(x.bare_mb_s)} MB/s`, `${f(x.wharf_mb_s)} MB/s`, `${f(100 * x.ratio, 0)}%; CPU daemon ${f(x.daemon_cpu_s, 2)} s, hosts ${f(x.hosts_cpu_s, 2)} s`, 'scales with cores']);
+    }
   }
   return table(rows);
 }
@@ -723,6 +792,7 @@ async function main() {
       if (want('d')) { process.stderr.write('(d) attach...\n'); await sectionAttach(daemon); }
     } finally { await daemon.stop(); }
   }
+  if (want('g')) { process.stderr.write('(g) sessions at once...\n'); await sectionParallel(); }
   if (want('e')) {
     // 1 GiB if the relay rate of (a) says it drains within about a minute, else 256 MB.
     const rate = results.a?.relay_mb_s ?? 0;
