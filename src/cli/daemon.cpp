@@ -4,6 +4,7 @@
 #include <linux/close_range.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -242,6 +243,15 @@ int run_daemon(const DaemonOptions& options) {
       options.state_dir ? std::optional<fs::path>(*options.state_dir) : std::nullopt);
   for (const fs::path& dir : {paths.state_dir, paths.runtime_dir}) {
     if (auto made = app::ensure_private_dir(dir); !made) return fail(made.error().message);
+  }
+
+  // One daemon per state dir, decided before anything in it is touched: a second one
+  // would greet the first one's hosts (taking its sessions) and rewrite its key and URL.
+  // The lock lives as long as this process image (`wharf restart` takes it again).
+  int lock_fd = open((paths.state_dir / "lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+    return fail("another wharf is already running with the state dir " + paths.state_dir.string() +
+                " (`wharf open` prints its address)");
   }
 
   fs::path hosts_dir = paths.runtime_dir / "hosts";

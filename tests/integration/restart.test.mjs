@@ -313,6 +313,28 @@ describe('sessions outlive the daemon', { concurrency: 2 }, () => {
     assert.notEqual(refused.code, 0, 'the action is required');
   });
 
+  test('a second wharf serve on the same state dir is refused before it touches anything: the first keeps its sessions, key and address', async (t) => {
+    const d = await startDaemon({ key: null });
+    t.after(() => stopDaemon(d));
+    const ws = await openWs(d);
+    t.after(() => ws.close());
+    const s = await ws.newSession({ shell: 'bash' });
+    await ws.waitForPrompt();
+    const files = () => ['key', 'url'].map((f) => readFileSync(join(d.stateDir, f), 'utf8'));
+    const before = files();
+    const second = await runWharf(['serve', '--port', '0', '--state-dir', d.stateDir]);
+    assert.notEqual(second.code, 0);
+    assert.match(second.stderr, /another wharf is already running with the state dir/);
+    assert.deepEqual(files(), before, 'key and url untouched');
+    assert.equal(ws.closeInfo, null, 'the window is still connected');
+    const from = ws.textLength;
+    ws.type('echo "still-$((8*8))"\r');
+    await ws.waitForOutput('still-64', { from });
+    const history = JSON.parse((await wharf(d, ['history', '--json'])).stdout);
+    assert.equal(history.find((r) => r.id === s.session)?.status, 'running');
+    assert.deepEqual((await listed(d)).map((x) => x.id), [s.session]);
+  });
+
   test('create and end 400 sessions: no host, process, descriptor or memory left behind', async (t) => {
     const d = await startDaemon({ args: ['--max-sessions', '8'] });
     t.after(() => stopDaemon(d));
