@@ -98,7 +98,7 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
     backoff = BACKOFF_FIRST_MS;
     windowId = hello.window ?? null;
     status.up();
-    hooks.up?.();
+    hooks.up?.(hello);
     const last = Number(sessionStorage.getItem(LAST_SESSION_KEY));
     const msg = { type: 'attach', start: mayStart };
     if (Number.isInteger(last) && last > 0) msg.session = last;

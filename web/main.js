@@ -60,7 +60,7 @@ const bar = {
   update(state) { tabs.update(state); activity.update(state); power.update(state); composer.update(state); },
 };
 const hooks = {
-  up: () => curtain.up(),
+  up: (hello) => { curtain.up(); power.setKeepsSessions(hello?.keeps_sessions === true); },
   down: () => { launcher.close(); curtain.down(); },
   stopping: (kept) => curtain.stopping(kept),
   keyRotated: () => curtain.keyRotated(),

@@ -1,7 +1,8 @@
 // The power button at the right end of the bar: stops the daemon, and with it every
-// session (browser and terminal alike). It always asks first, naming every session that
-// will end, then POSTs /api/stop with the key in the X-Wharf-Key header. The daemon then
-// tells every window `stopping` (the curtain takes it from there).
+// session (browser and terminal alike), unless the daemon keeps its sessions
+// (--keep-sessions, said in its hello): then they run on for the next start. It always
+// asks first, naming every session, then POSTs /api/stop with the key in the X-Wharf-Key
+// header. The daemon then tells every window `stopping` (the curtain takes it from there).
 import { button, icon } from './tab_bar.js';
 import { ask } from './confirm.js';
 
@@ -9,6 +10,7 @@ const POWER = 'M8 2v5.5M4.6 4.4a5 5 0 1 0 6.8 0';
 
 export function createPower({ key, onStopping, onError, focusTerminal }) {
   let sessions = [];
+  let keepsSessions = false;
   const power = button('tab-power', '', 'Stop wharf');
   power.append(icon(POWER));
   power.title = 'Stop wharf (ends every session)';
@@ -16,12 +18,13 @@ export function createPower({ key, onStopping, onError, focusTerminal }) {
     const names = sessions.map((s) => s.name);
     const yes = await ask({
       title: 'Stop wharf?',
-      text: names.length
-        ? `The daemon stops and ${names.length === 1 ? 'this session ends' : `these ${names.length} sessions end`}:`
-        : 'The daemon stops. No session is running.',
+      text: !names.length ? 'The daemon stops. No session is running.'
+        : keepsSessions
+          ? `The daemon stops; ${names.length === 1 ? 'this session keeps' : `these ${names.length} sessions keep`} running for the next \`wharf serve\`:`
+          : `The daemon stops and ${names.length === 1 ? 'this session ends' : `these ${names.length} sessions end`}:`,
       items: names,
       confirm: 'Stop wharf',
-      danger: true,
+      danger: !keepsSessions,
       anchor: power,
     });
     if (!yes) { focusTerminal(); return; }
@@ -42,5 +45,9 @@ export function createPower({ key, onStopping, onError, focusTerminal }) {
   return {
     element: power,
     update(state) { sessions = Array.isArray(state.sessions) ? state.sessions : []; },
+    setKeepsSessions(keeps) {
+      keepsSessions = keeps;
+      power.title = keeps ? 'Stop wharf (its sessions keep running)' : 'Stop wharf (ends every session)';
+    },
   };
 }

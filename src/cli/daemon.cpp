@@ -342,7 +342,6 @@ int run_daemon(const DaemonOptions& options) {
     spdlog::info("taking over {} session(s) an earlier wharf left running", hosts.live.size());
     sessions.adopt(std::move(hosts.live));
   }
-  bool keep_sessions = options.keep_sessions.value_or(file.keep_sessions.value_or(false));
 
   // Uploads (the composer's images) live beside the state, swept at start and weekly.
   app::UploadStore uploads(paths.state_dir / "uploads",
@@ -378,6 +377,8 @@ int run_daemon(const DaemonOptions& options) {
           file.window_timeout_seconds.value_or(server::kDefaultWindowTimeout.count()))),
   };
 
+  bool keep_sessions = options.keep_sessions.value_or(file.keep_sessions.value_or(false));
+  context.keep_sessions = keep_sessions;
   auto listener = server::Listener::open(io, {address, port}, context);
   if (!listener) return fail(listener.error().message);
   context.listen.port = listener.value()->port();

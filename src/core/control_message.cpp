@@ -169,11 +169,12 @@ ClientMessage parse_client_message(std::string_view text) {
   return ProtocolError{"unknown_type", "unknown message type '" + shown + "'"};
 }
 
-std::string hello_message(WindowId window) {
+std::string hello_message(WindowId window, bool keeps_sessions) {
   return json::serialize(json::object{{"type", "hello"},
                                       {"protocol", kProtocolVersion},
                                       {"server", "wharf " + std::string(kVersion)},
-                                      {"window", window}});
+                                      {"window", window},
+                                      {"keeps_sessions", keeps_sessions}});
 }
 
 std::string sessions_message(const std::vector<SessionSummary>& sessions) {

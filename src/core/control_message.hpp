@@ -88,7 +88,8 @@ struct SessionSummary {
   bool shared_shell = false;
 };
 
-std::string hello_message(WindowId window);
+// `keeps_sessions`: stopping this daemon leaves its sessions running (--keep-sessions).
+std::string hello_message(WindowId window, bool keeps_sessions = false);
 std::string sessions_message(const std::vector<SessionSummary>& sessions);
 std::string attached_message(SessionId session, bool driver, int pid, TerminalSize size);
 std::string detached_message(std::optional<SessionId> session, std::string_view reason);

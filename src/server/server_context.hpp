@@ -43,6 +43,7 @@ struct ServerContext {
   app::UploadStore* uploads = nullptr;      // POST /api/upload; null: refused
   std::size_t open_connections = 0;         // HTTP and WebSocket, for the connection cap
   std::chrono::seconds window_timeout = kDefaultWindowTimeout;  // WebSocket idle timeout
+  bool keep_sessions = false;  // a stop leaves the sessions running (told to every window)
 };
 
 }  // namespace wharf::server

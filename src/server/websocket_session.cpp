@@ -56,7 +56,7 @@ asio::awaitable<void> WebSocketSession::run(http::request<http::string_body> req
   if (accept_ec) co_return;
   open_ = true;
   window_ = service().add_window(weak_from_this());
-  send_text(core::hello_message(window_));
+  send_text(core::hello_message(window_, context_.keep_sessions));
   send_list(service().sessions_list());
 
   beast::flat_buffer buffer;

@@ -108,6 +108,7 @@ describe('sessions outlive the daemon', { concurrency: 2 }, () => {
     // Input reaches the programs; the first window back drives.
     const w2 = await openWs(d2);
     t.after(() => w2.close());
+    assert.equal(w2.hello.keeps_sessions, false, 'without --keep-sessions a stop ends them');
     const attached = await w2.attach({ session: shell.session });
     assert.equal(attached.driver, true, 'drivers are elected again');
     const from = w2.textLength;
@@ -129,6 +130,7 @@ describe('sessions outlive the daemon', { concurrency: 2 }, () => {
     const stateDir = d1.stateDir;
     const ws = await openWs(d1);
     t.after(() => ws.close());
+    assert.equal(ws.hello.keeps_sessions, true, 'the hello says a stop keeps the sessions');
     const kept = await ws.newSession({ shell: 'bash' });
     await ws.waitForPrompt();
     const leaving = await ws.newSession({ shell: 'bash', name: 'leaving' });
