@@ -337,7 +337,9 @@ describe('sessions outlive the daemon', { concurrency: 2 }, () => {
     assert.deepEqual((await listed(d)).map((x) => x.id), [s.session]);
   });
 
-  test('create and end 400 sessions: no host, process, descriptor or memory left behind', async (t) => {
+  // 50 rounds of 8 in make check; WHARF_LEAK_ROUNDS=125 for the 1,000 of docs/hosts.md.
+  const rounds = Number(process.env.WHARF_LEAK_ROUNDS ?? 50);
+  test(`create and end ${rounds * 8} sessions: no host, process, descriptor or memory left behind`, async (t) => {
     const d = await startDaemon({ args: ['--max-sessions', '8'] });
     t.after(() => stopDaemon(d));
     const ws = await openWs(d);
@@ -357,12 +359,12 @@ describe('sessions outlive the daemon', { concurrency: 2 }, () => {
     await cycle(8); // warm-up: allocations that stay for the daemon's life
     await waitFor(() => hostsOf(d.stateDir).length === 0, { timeout: 5000, what: 'no host after the warm-up' });
     const base = { fds: fds(), rss: rss() };
-    for (let round = 0; round < 50; round++) await cycle(8);
+    for (let round = 0; round < rounds; round++) await cycle(8);
     await waitFor(() => hostsOf(d.stateDir).length === 0, { timeout: 10000, what: 'no host left' });
     await waitFor(() => fds() <= base.fds, { timeout: 5000, what: `descriptors back to ${base.fds}` });
     const grown = rss() - base.rss;
-    t.diagnostic(`400 sessions: descriptors ${base.fds} -> ${fds()}, RSS ${base.rss} -> ${rss()} KiB`);
-    assert.ok(grown < 4096, `RSS grew by ${grown} KiB over 400 sessions`);
+    t.diagnostic(`${rounds * 8} sessions: descriptors ${base.fds} -> ${fds()}, RSS ${base.rss} -> ${rss()} KiB`);
+    assert.ok(grown < 4096, `RSS grew by ${grown} KiB over ${rounds * 8} sessions`);
     assert.deepEqual(readdirSync(join(d.stateDir, 'hosts')), [], 'no socket left');
   });
 });
