@@ -432,7 +432,8 @@ async function sectionParallel() {
       await w.ready();
       windows.push(w);
     }
-    const hostCpu = () => readdirSync(join(daemon.stateDir, 'hosts')).length && hostPids(daemon.stateDir).reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+    // Daemons before session hosts (issue 12) have none: their hosts' CPU reads 0.
+    const hostCpu = () => hostPids(daemon.stateDir).reduce((sum, pid) => sum + cpuSeconds(pid), 0);
     for (const n of counts) {
       const runs = [];
       for (let r = 0; r < Math.max(1, Math.min(opts.runs, 3)); r += 1) {
@@ -572,7 +573,11 @@ async function sectionEcho(daemon, w) {
   const floor = await startWsFloor();
   // cat in the foreground: canonical mode, the kernel echoes.
   const bareCat = await ptyDrain(['--echo', String(opts.echoSamples), '--', 'cat']);
-  w.type('stty echoe; cat\r');
+  // The marker is printed once readline has given the terminal back: a byte typed before
+  // that would race the shell (readline could read it, or a mode change drop it).
+  const started = w.watch('C2started', 20000);
+  w.type('stty echoe; echo C$((1+1))started; cat\r');
+  await started;
   await w.quiet(300);
   const wharfCat = await echoSamples(w, opts.echoSamples, floor);
   w.type('\x03');
