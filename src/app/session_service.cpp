@@ -123,7 +123,8 @@ core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest&
                .creator = registered->creator,
                .shared_shell = registered->shared_shell,
                .shell_integration = spawn.shell_integration,
-               .position = static_cast<std::int64_t>(registry_.live_count())},
+               .position = static_cast<std::int64_t>(registry_.live_count()),
+               .keep_screen = entry.keep_screen},
   };
   auto connection =
       host::launch_host(host_request, host_socket(id.value()),
@@ -206,8 +207,13 @@ void SessionService::adopt(std::vector<host::HostConnection> hosts) {
       continue;
     }
     bool ending = found.state.ending;
+    std::string activity = meta.activity;
     auto session = std::make_shared<Session>(io_, meta.id, meta.program, std::move(found));
     session->set_shell_integration(meta.shell_integration);
+    if (activity == core::activity_name(core::Activity::kWaiting))
+      session->mark_activity(core::Activity::kWaiting);
+    else if (activity == core::activity_name(core::Activity::kFinished))
+      session->mark_activity(core::Activity::kFinished);
     if (ending) registry_.mark_ending(meta.id);
     spdlog::info("session {} ({}) taken over from an earlier wharf: program pid {}, host pid {}",
                  meta.id, entry.name(), session->pid(), session->host_pid());
@@ -371,6 +377,15 @@ core::Status SessionService::mark_activity(core::SessionId id, core::Activity ac
 
 void SessionService::on_activity(core::SessionId id, Session::ActivityEvent event) {
   if (event == Session::ActivityEvent::kChanged) {
+    // A finish or a question nobody has seen yet outlives a restart: the host keeps it.
+    if (auto session = find(id)) {
+      core::host::SessionMeta meta = session->meta();
+      core::Activity now = session->activity();
+      meta.activity = now == core::Activity::kWaiting || now == core::Activity::kFinished
+                          ? std::string(core::activity_name(now))
+                          : std::string();
+      session->update_meta(meta);
+    }
     announce_list();
     return;
   }
@@ -466,7 +481,7 @@ void SessionService::on_session_finished(core::SessionId id, const core::ExitSta
                               .scrollback_truncated = session->screen().scrollback_dropped() > 0});
     if (!recorded) spdlog::warn("store: {}", recorded.error().message);
   }
-  if (!options_.screens_dir.empty()) {
+  if (!options_.screens_dir.empty() && session->meta().keep_screen) {
     // What the program left on screen answers "why did it exit" after the tab is gone.
     core::ScreenText screen = session->text(kFinalScreenScrollbackLines);
     std::string text;

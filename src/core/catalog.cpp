@@ -162,6 +162,7 @@ Result<Catalog> Catalog::build(const Config& config, const ProgramFinder& find_p
       place_program(*entry, agent, find_program);
     }
     entry->enabled = agent.enabled;
+    entry->keep_screen = agent.keep_screen;
     entry->args.insert(entry->args.end(), agent.extra_args.begin(), agent.extra_args.end());
     if (agent.prompt) {
       entry->prompt = *agent.prompt;
@@ -180,6 +181,7 @@ Result<Catalog> Catalog::build(const Config& config, const ProgramFinder& find_p
                        .name = action.name,
                        .interactive = action.interactive,
                        .enabled = action.enabled,
+                       .keep_screen = action.keep_screen,
                        .builtin = false};
     place_program(entry, action, find_program);
     catalog.entries_.push_back(std::move(entry));

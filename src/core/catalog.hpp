@@ -48,6 +48,7 @@ struct CatalogEntry {
                                          // the note's text, for agents with no file flag
   bool interactive = true;               // actions: may run as a session
   bool enabled = true;                   // turned off in the config
+  bool keep_screen = true;               // its last screen is kept when a session ends
   bool builtin = true;
 
   bool installed() const { return !program.empty(); }

@@ -141,6 +141,7 @@ EntryConfig entry_of(std::string_view section, std::string_view name, const toml
            refuse(n, where + ": 'argv' needs at least the program");
        }},
       {"shell", [&](const toml::node& n) { entry.shell_command = string_of(n, "shell"); }},
+      {"keep_screen", [&](const toml::node& n) { entry.keep_screen = bool_of(n, "keep_screen"); }},
   };
   if (action) {
     known.emplace("interactive",

@@ -39,6 +39,8 @@ struct EntryConfig {
   std::string prompt_flag;
   std::optional<std::vector<std::string>> resume_args;
   bool interactive = false;  // actions: may it run as a session
+  // Keep the last screen when a session of it ends (`wharf history ID --screen`).
+  bool keep_screen = true;
 };
 
 struct Config {

@@ -60,6 +60,7 @@ class Fields {
     }
     return out;
   }
+  bool has(std::string_view name) const { return find(name) != nullptr; }
   const json::object* object(std::string_view name) {
     const json::value* v = find(name);
     if (v == nullptr) return nullptr;
@@ -104,7 +105,9 @@ json::object meta_object(const SessionMeta& meta) {
                       {"creator", meta.creator},
                       {"shared_shell", meta.shared_shell},
                       {"shell_integration", meta.shell_integration},
-                      {"position", meta.position}};
+                      {"position", meta.position},
+                      {"keep_screen", meta.keep_screen},
+                      {"activity", meta.activity}};
 }
 
 SessionMeta read_meta(Fields& f) {
@@ -120,6 +123,8 @@ SessionMeta read_meta(Fields& f) {
   meta.shared_shell = f.flag("shared_shell");
   meta.shell_integration = f.flag("shell_integration");
   meta.position = f.number("position");
+  meta.keep_screen = f.has("keep_screen") ? f.flag("keep_screen") : true;
+  meta.activity = f.text("activity");
   if (meta.id == 0) f.fail("id", "a session id");
   return meta;
 }

@@ -96,6 +96,8 @@ struct SessionMeta {
   bool shared_shell = false;
   bool shell_integration = false;
   std::int64_t position = 0;  // place in the tab order (smaller is further left)
+  bool keep_screen = true;    // keep the last screen when the session ends
+  std::string activity;       // "waiting" or "finished" while unseen; else empty
   friend bool operator==(const SessionMeta&, const SessionMeta&) = default;
 };
 

@@ -4,7 +4,7 @@
 // screen and key, and typing goes on. A host that crashes ends only its own session.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -71,6 +71,10 @@ describe('sessions outlive the daemon', { concurrency: 2 }, () => {
     const d1 = await startDaemon({ key: null });
     const stateDir = d1.stateDir;
     const { ws, shell, full } = await twoSessions(t, d1);
+    // A question nobody has seen yet is still lit after the restart.
+    const notified = await wharf(d1, ['notify', 'waiting', '--session', String(shell.session)]);
+    assert.equal(notified.code, 0, notified.stderr);
+    await ws.waitForMessage((m) => m.type === 'sessions' && m.sessions.some((x) => x.id === shell.session && x.activity === 'waiting'));
     const before = {
       list: (await listed(d1)).map((s) => ({ id: s.id, name: s.name, pid: s.pid })),
       screens: [await screenText(d1, shell.session), await screenText(d1, full.session)],
@@ -109,6 +113,7 @@ describe('sessions outlive the daemon', { concurrency: 2 }, () => {
     const w2 = await openWs(d2);
     t.after(() => w2.close());
     assert.equal(w2.hello.keeps_sessions, false, 'without --keep-sessions a stop ends them');
+    assert.equal(w2.lastSessions.find((x) => x.id === shell.session)?.activity, 'waiting', 'its activity came back');
     const attached = await w2.attach({ session: shell.session });
     assert.equal(attached.driver, true, 'drivers are elected again');
     const from = w2.textLength;
@@ -159,6 +164,9 @@ describe('sessions outlive the daemon', { concurrency: 2 }, () => {
     assert.ok(row, history.stdout);
     assert.equal(row.status, 'exited', JSON.stringify(row));
     assert.equal(row.exit_code, 7, JSON.stringify(row));
+    const screen = await wharf(d2, ['history', String(leaving.session), '--screen']);
+    assert.equal(screen.code, 0, screen.stderr);
+    assert.match(screen.stdout, /sleep 1; exit 7/, 'its last screen was kept, from its host');
     const keptRow = rows.find((r) => r.id === kept.session && r.status === 'running');
     assert.ok(keptRow, `the kept session is still running in the store: ${history.stdout}`);
   });
@@ -335,6 +343,30 @@ describe('sessions outlive the daemon', { concurrency: 2 }, () => {
     const history = JSON.parse((await wharf(d, ['history', '--json'])).stdout);
     assert.equal(history.find((r) => r.id === s.session)?.status, 'running');
     assert.deepEqual((await listed(d)).map((x) => x.id), [s.session]);
+  });
+
+  test('the last screen of an ended session is kept unless its entry says keep_screen = false', async (t) => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'wharf-test-'));
+    mkdirSync(join(stateDir, 'config', 'wharf'), { recursive: true });
+    writeFileSync(join(stateDir, 'config', 'wharf', 'config.toml'), [
+      '[actions.loud]', 'argv = ["/bin/sh", "-c", "echo loud-$((20+1)); sleep 0.3; exit 3"]', 'interactive = true',
+      '[actions.quiet]', 'argv = ["/bin/sh", "-c", "echo quiet-$((20+2)); sleep 0.3; exit 3"]', 'interactive = true', 'keep_screen = false', '',
+    ].join('\n'));
+    const d = await startDaemon({ stateDir });
+    t.after(() => stopDaemon(d));
+    const ids = {};
+    for (const name of ['loud', 'quiet']) {
+      const r = await wharf(d, ['new', '--action', name]);
+      assert.equal(r.code, 0, r.stderr);
+      ids[name] = r.stdout.trim();
+    }
+    await waitFor(async () => (await listed(d)).length === 0, { timeout: 10000, what: 'both actions to exit' });
+    const loud = await wharf(d, ['history', ids.loud, '--screen']);
+    assert.equal(loud.code, 0, loud.stderr);
+    assert.match(loud.stdout, /^loud-21$/m);
+    const quiet = await wharf(d, ['history', ids.quiet, '--screen']);
+    assert.notEqual(quiet.code, 0);
+    assert.match(quiet.stderr, /no final screen kept for session/);
   });
 
   // 50 rounds of 8 in make check; WHARF_LEAK_ROUNDS=125 for the 1,000 of docs/hosts.md.

@@ -57,6 +57,7 @@ resume = ["--restore-chat-history"]
 [actions.dev]
 shell = "npm run dev 2>&1 | tee dev.log"
 interactive = true
+keep_screen = false
 
 [actions.tests]
 argv = ["make", "test"]
@@ -73,6 +74,9 @@ argv = ["make", "test"]
   EXPECT_EQ(c.default_directory, "apps/api");
   EXPECT_EQ(c.shared_shell, true);
   EXPECT_EQ(c.shell_integration, false);
+  ASSERT_EQ(c.actions.size(), 2u);
+  EXPECT_FALSE(c.actions[0].keep_screen) << "keep_screen = false is read";
+  EXPECT_TRUE(c.actions[1].keep_screen) << "screens are kept by default";
   EXPECT_EQ(c.upload_max_bytes, 1048576u);
   EXPECT_EQ(c.upload_any_type, true);
   EXPECT_EQ(c.env, (EnvList{{"ACCOUNT", "acme"}, {"REGION", "eu"}}));
