@@ -433,6 +433,35 @@ test('wharf restart: the page says wharf is restarting and comes back to the sam
   assert.deepEqual(page.problems.filter((p) => !/WebSocket|ERR_CONNECTION_REFUSED/.test(p)), []);
 });
 
+test('kill -9 of the daemon: the page waits, and the next daemon brings back the same tab and screen with the same link', { timeout: 90000 }, async (t) => {
+  const first = await startDaemon({ key: null });
+  const page = await newWindow(t);
+  await openAttached(page, first);
+  await waitForPrompt(page);
+  await run(page, 'echo crash-$((5*9))');
+  await waitForLine(page, 'crash-45');
+  const tabsBefore = await tabNames(page);
+
+  first.child.kill('SIGKILL');
+  await first.exited;
+  const curtain = page.locator('#curtain');
+  await waitFor(async () => await curtain.isVisible() && await curtain.getAttribute('data-reason') === 'gone',
+    { timeout: 15000, what: 'the curtain saying wharf is not answering' });
+  assert.notEqual(await curtain.getAttribute('data-reason'), 'key', 'never "expired" for a crash');
+
+  // The next daemon, on the same state dir and port, no key given: it keeps the old one.
+  const second = await startDaemon({ key: null, stateDir: first.stateDir, port: first.port });
+  t.after(() => second.stop());
+  assert.equal(second.key, first.key);
+  await waitFor(() => curtain.isHidden(), { timeout: 30000, what: 'the curtain to lift' });
+  await waitUntilAttached(page);
+  assert.deepEqual(await tabNames(page), tabsBefore, 'the same tab');
+  await waitForLine(page, 'crash-45');
+  await run(page, 'echo again-$((6*8))');
+  await waitForLine(page, 'again-48');
+  assert.deepEqual(page.problems.filter((p) => !/WebSocket|ERR_CONNECTION_REFUSED/.test(p)), []);
+});
+
 function runWharfRestart(daemon) {
   return new Promise((done) => {
     const child = spawn(wharfBin, ['restart', '--state-dir', daemon.stateDir], {

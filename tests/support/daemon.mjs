@@ -22,13 +22,13 @@ export function sanitizerOptions() {
 const usedStateDirs = new Set();
 process.on('exit', () => { for (const dir of usedStateDirs) killHosts(dir); });
 
-export async function startDaemon({ args = [], env = {}, cwd, key, stateDir: givenStateDir, bin = wharfBin } = {}) {
+export async function startDaemon({ args = [], env = {}, cwd, key, stateDir: givenStateDir, bin = wharfBin, port = 0 } = {}) {
   const stateDir = givenStateDir ?? mkdtempSync(join(tmpdir(), 'wharf-test-'));
   usedStateDirs.add(stateDir);
   // `key: null` pins no key: the daemon mints one, or keeps its last one when it takes
   // over sessions an earlier daemon left.
   const pinned = key === null ? {} : { WHARF_KEY: key ?? randomBytes(16).toString('hex') };
-  const child = spawn(bin, ['serve', '--port', '0', '--state-dir', stateDir, ...args], {
+  const child = spawn(bin, ['serve', '--port', String(port), '--state-dir', stateDir, ...args], {
     cwd: cwd ?? stateDir,
     // XDG_CONFIG_HOME inside the state dir: no user config is ever read by a test's daemon.
     env: { ...sanitizerOptions(), PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER, ...pinned, XDG_CONFIG_HOME: join(stateDir, 'config'), ...env },
