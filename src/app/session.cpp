@@ -85,6 +85,10 @@ void Session::on_frame(core::host::Frame& frame) {
     case core::host::FrameType::kOutput:
       on_output(frame.payload);
       return;
+    case core::host::FrameType::kWritten:
+      if (auto n = core::host::parse_written(frame.payload))
+        input_in_flight_ -= std::min<std::size_t>(input_in_flight_, *n);
+      return;
     case core::host::FrameType::kFinished: {
       auto status = core::host::parse_exit(frame.payload);
       finish(status ? status.value() : core::ExitStatus{});
@@ -198,7 +202,10 @@ void Session::arm_activity_timer() {
 
 bool Session::write_input(std::string_view bytes) {
   if (ending_ || finished_ || !link_->open()) return false;
-  if (link_->queued() + bytes.size() > kMaxPendingInputBytes) return false;
+  // What the program has not read yet, here and in the host: a program that stops
+  // reading its terminal holds at most this much, and a typist is told.
+  if (input_in_flight_ + bytes.size() > kMaxPendingInputBytes) return false;
+  input_in_flight_ += bytes.size();
   bytes_in_ += bytes.size();
   last_activity_ = std::chrono::steady_clock::now();
   activity_.on_input(last_activity_);

@@ -177,6 +177,8 @@ class Session : public std::enable_shared_from_this<Session> {
   std::function<void(core::SessionId, const core::ExitStatus&)> on_finished_;
   std::uint64_t bytes_out_ = 0;
   std::uint64_t bytes_in_ = 0;
+  // Input sent to the host that has not reached the program's PTY yet (`written`).
+  std::size_t input_in_flight_ = 0;
   std::chrono::steady_clock::time_point last_activity_ = std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point last_output_ = last_activity_;
   core::ShellMarkScanner marks_;

@@ -9,7 +9,7 @@ namespace json = boost::json;
 
 namespace {
 
-constexpr std::uint8_t kLastFrameType = static_cast<std::uint8_t>(FrameType::kRelease);
+constexpr std::uint8_t kLastFrameType = static_cast<std::uint8_t>(FrameType::kWritten);
 
 // Reads typed fields out of one JSON object, remembering the first thing that was wrong
 // so a parser reads every field and reports once.
@@ -197,6 +197,8 @@ std::string_view frame_type_name(FrameType type) {
       return "refused";
     case FrameType::kRelease:
       return "release";
+    case FrameType::kWritten:
+      return "written";
   }
   return "unknown";
 }
@@ -386,6 +388,16 @@ Result<TerminalSize> parse_size(std::string_view text) {
   Fields f(&object.value());
   TerminalSize size = read_size(f);
   return checked(size, f);
+}
+
+std::string written_payload(std::uint64_t bytes) {
+  return std::to_string(bytes);
+}
+
+std::optional<std::uint64_t> parse_written(std::string_view text) {
+  if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != text.npos)
+    return std::nullopt;
+  return std::stoull(std::string(text));
 }
 
 Result<Refusal> parse_refusal(std::string_view text) {

@@ -50,6 +50,7 @@ enum class FrameType : std::uint8_t {
   kMeta = 11,      // daemon -> host: the session's name or place changed (JSON)
   kRefused = 12,   // host -> daemon: the spawn failed, or the hello was refused (JSON)
   kRelease = 13,   // daemon -> host: the daemon is going away and keeps the session
+  kWritten = 14,   // host -> daemon: this many bytes of input reached the program's PTY
 };
 
 std::string_view frame_type_name(FrameType type);
@@ -160,5 +161,10 @@ Result<SessionMeta> parse_meta(std::string_view json);
 Result<ExitStatus> parse_exit(std::string_view json);
 Result<TerminalSize> parse_size(std::string_view json);
 Result<Refusal> parse_refusal(std::string_view json);
+
+// The payload of `written`: a decimal count, so the daemon can bound what it has sent
+// that the program has not read yet (app::Session::write_input).
+std::string written_payload(std::uint64_t bytes);
+std::optional<std::uint64_t> parse_written(std::string_view text);
 
 }  // namespace wharf::core::host

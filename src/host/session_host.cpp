@@ -103,13 +103,13 @@ void SessionHost::on_pty_output(std::size_t n) {
   screen_.feed(bytes);
   // The screen answers the terminal's queries, once, whether or not a daemon listens.
   std::string replies = screen_.take_replies();
-  if (!replies.empty()) queue_pty_input(replies);
+  if (!replies.empty()) queue_pty_input(replies, false);
   if (link_) link_->send(hp::FrameType::kOutput, bytes);
 }
 
-void SessionHost::queue_pty_input(std::string_view bytes) {
+void SessionHost::queue_pty_input(std::string_view bytes, bool from_daemon) {
   if (!pty_.is_open()) return;
-  input_.emplace_back(bytes);
+  input_.push_back(PendingInput{std::string(bytes), from_daemon});
   input_bytes_ += bytes.size();
   write_pty();
 }
@@ -117,18 +117,21 @@ void SessionHost::queue_pty_input(std::string_view bytes) {
 void SessionHost::write_pty() {
   if (writing_ || input_.empty() || !pty_.is_open()) return;
   writing_ = true;
-  asio::async_write(pty_, asio::buffer(input_.front()),
-                    [this](boost::system::error_code ec, std::size_t) {
-                      writing_ = false;
-                      input_bytes_ -= input_.front().size();
-                      input_.pop_front();
-                      if (ec) {
-                        input_.clear();
-                        input_bytes_ = 0;
-                        return;
-                      }
-                      write_pty();
-                    });
+  asio::async_write(
+      pty_, asio::buffer(input_.front().bytes), [this](boost::system::error_code ec, std::size_t) {
+        writing_ = false;
+        PendingInput done = std::move(input_.front());
+        input_bytes_ -= done.bytes.size();
+        input_.pop_front();
+        if (done.from_daemon && link_)
+          link_->send(hp::FrameType::kWritten, hp::written_payload(done.bytes.size()));
+        if (ec) {
+          input_.clear();
+          input_bytes_ = 0;
+          return;
+        }
+        write_pty();
+      });
 }
 
 void SessionHost::resize(core::TerminalSize requested) {
@@ -228,7 +231,7 @@ void SessionHost::on_frame(const std::shared_ptr<FrameLink>& from, hp::Frame& fr
       if (input_bytes_ + frame.payload.size() > kMaxPtyInputBytes) return;
       bytes_in_ += frame.payload.size();
       last_input_ = std::chrono::steady_clock::now();
-      queue_pty_input(frame.payload);
+      queue_pty_input(frame.payload, true);
       return;
     case hp::FrameType::kResize:
       if (!current) return;

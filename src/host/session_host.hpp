@@ -37,7 +37,9 @@
 namespace wharf::host {
 
 inline constexpr std::size_t kHighWater = 4u << 20;
-inline constexpr std::size_t kMaxPtyInputBytes = 1u << 20;
+// The daemon keeps what it sends under 1 MiB (app::Session); this only bounds a daemon
+// that does not.
+inline constexpr std::size_t kMaxPtyInputBytes = 8u << 20;
 
 class SessionHost {
  public:
@@ -54,7 +56,9 @@ class SessionHost {
  private:
   void read_pty();
   void on_pty_output(std::size_t n);
-  void queue_pty_input(std::string_view bytes);
+  // `from_daemon`: typed input, acknowledged with `written` once it reached the PTY (the
+  // terminal's own answers to queries are not).
+  void queue_pty_input(std::string_view bytes, bool from_daemon);
   void write_pty();
   void resize(core::TerminalSize size);
 
@@ -91,7 +95,11 @@ class SessionHost {
   std::array<char, 64 * 1024> read_buffer_{};
   std::string utf8_tail_;
   bool reading_ = false;
-  std::deque<std::string> input_;
+  struct PendingInput {
+    std::string bytes;
+    bool from_daemon = false;
+  };
+  std::deque<PendingInput> input_;
   std::size_t input_bytes_ = 0;
   bool writing_ = false;
 

@@ -56,6 +56,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!again || !(again.value() == status.value())) std::abort();
   }
   if (auto size_ = parse_size(bytes)) round_trip(size_.value(), parse_size);
+  if (auto n = parse_written(bytes)) {
+    if (parse_written(written_payload(*n)) != n) std::abort();
+  }
   (void)parse_hello(bytes);
   (void)parse_refusal(bytes);
   return 0;

@@ -158,5 +158,14 @@ TEST(HostProtocol, SmallMessagesRoundTrip) {
   EXPECT_EQ(meta.value(), sample_meta());
 }
 
+TEST(HostProtocol, WrittenCountsAreDecimalAndNothingElse) {
+  EXPECT_EQ(parse_written(written_payload(65536)), 65536u);
+  EXPECT_EQ(parse_written("0"), 0u);
+  EXPECT_FALSE(parse_written(""));
+  EXPECT_FALSE(parse_written("-1"));
+  EXPECT_FALSE(parse_written("12a"));
+  EXPECT_FALSE(parse_written("99999999999999999999")) << "past 19 digits";
+}
+
 }  // namespace
 }  // namespace wharf::core::host
