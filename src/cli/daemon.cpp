@@ -412,6 +412,11 @@ int run_daemon(const DaemonOptions& options) {
   std::fflush(stdout);
   spdlog::info("wharf serving {} on {}:{} (state in {})", workspace.string(), address.to_string(),
                context.listen.port, paths.state_dir.string());
+  // Which kind of stop this is, said where the person who will press Ctrl-C looks.
+  spdlog::info(keep_sessions ? "Ctrl-C stops wharf and leaves its sessions running for the next "
+                               "`wharf serve`"
+                             : "Ctrl-C stops wharf and ends its sessions (`wharf serve "
+                               "--keep-sessions` keeps them; `wharf restart` always does)");
 
   // Three ways to stop. A stop signal (Ctrl-C, SIGTERM, the page's power button) ends
   // every session unless the daemon keeps them (--keep-sessions); `wharf restart` keeps
