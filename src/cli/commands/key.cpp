@@ -18,7 +18,8 @@ std::function<int()> setup_key(CLI::App& verb) {
   verb.add_option("action", *action, "rotate: mint a new key and close every open window")
       ->required()
       ->check(CLI::IsMember({"rotate"}));
-  return [state_dir] {
+  // `action` is captured too: CLI11 writes into it while parsing, after this returns.
+  return [state_dir, action] {
     auto answer = call_daemon(*state_dir, {{"verb", "rotate_key"}});
     if (!answer) return report_failure(answer.error());
     std::printf("%s\n", std::string(answer.value().at("url").as_string()).c_str());
