@@ -290,7 +290,7 @@ int run_daemon(const DaemonOptions& options) {
   asio::io_context io(1);
   // Installed before the port is bound and the URL printed: a stop signal that arrives
   // the moment the URL appears must still be a clean stop, never a default death.
-  asio::signal_set stop_signals(io, SIGINT, SIGTERM);
+  asio::signal_set stop_signals(io, SIGINT, SIGTERM, SIGHUP);
   core::Account account = pty::current_account();
   std::vector<std::string> base_env = core::base_environment(account, daemon_environment());
   std::string session_path = session_path_variable(base_env);
@@ -485,7 +485,13 @@ int run_daemon(const DaemonOptions& options) {
           io.stop();
           return;
         }
-        stop(signal == SIGINT ? "SIGINT received" : "SIGTERM received", keep_sessions);
+        // A closed terminal or SSH connection is no request to end anyone's work: the
+        // sessions stay for the next `wharf serve`, as tmux keeps them.
+        if (signal == SIGHUP) {
+          stop("SIGHUP received (the terminal that ran wharf closed)", true);
+        } else {
+          stop(signal == SIGINT ? "SIGINT received" : "SIGTERM received", keep_sessions);
+        }
         stop_signals.async_wait(on_stop_signal);
       };
   stop_signals.async_wait(on_stop_signal);

@@ -345,6 +345,30 @@ describe('sessions outlive the daemon', { concurrency: 2 }, () => {
     assert.deepEqual((await listed(d)).map((x) => x.id), [s.session]);
   });
 
+  test('SIGHUP (its terminal closed) keeps the sessions for the next wharf; wharf open says when no daemon answers', async (t) => {
+    const d1 = await startDaemon({ key: null });
+    const ws = await openWs(d1);
+    t.after(() => ws.close());
+    const s = await ws.newSession({ shell: 'bash' });
+    await ws.waitForPrompt();
+    const n = ws.messages.length;
+    d1.child.kill('SIGHUP');
+    const stopping = await ws.waitForMessage('stopping', { from: n });
+    assert.equal(stopping.sessions_kept, true);
+    assert.deepEqual(await within(d1.exited, 10000, 'the daemon to stop'), { code: 0, signal: null });
+    assert.ok(sessionMembers(s.pid).length > 0, 'the session runs on');
+    assert.match(d1.stderr, /SIGHUP received .*leaving 1 session\(s\) running/);
+    const open = await wharf(d1, ['open']);
+    assert.equal(open.code, 1, 'no daemon answers');
+    assert.match(open.stderr, /start one with `wharf serve`/);
+    const d2 = await startDaemon({ stateDir: d1.stateDir, key: null });
+    t.after(() => stopDaemon(d2));
+    assert.deepEqual((await listed(d2)).map((x) => x.id), [s.session]);
+    const again = await wharf(d2, ['open']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.stdout.trim(), d2.url);
+  });
+
   test('the last screen of an ended session is kept unless its entry says keep_screen = false', async (t) => {
     const stateDir = mkdtempSync(join(tmpdir(), 'wharf-test-'));
     mkdirSync(join(stateDir, 'config', 'wharf'), { recursive: true });

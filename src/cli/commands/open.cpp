@@ -1,5 +1,6 @@
 // `wharf open`: prints the current address (with its key) of the running daemon, read
-// from the owner-only URL file the daemon writes once it listens.
+// from the owner-only URL file the daemon writes once it listens. The daemon must answer
+// on its control socket too: a URL file a dead daemon left says nothing useful.
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -7,6 +8,7 @@
 
 #include "app/state_paths.hpp"
 #include "cli/commands.hpp"
+#include "cli/control_client.hpp"
 
 namespace wharf::cli {
 namespace {
@@ -22,6 +24,13 @@ std::function<int()> setup_open(CLI::App& verb) {
     if (!in || !std::getline(in, url) || url.empty()) {
       std::fprintf(stderr, "wharf: no running daemon found (no %s); start one with `wharf serve`\n",
                    paths.url_file().c_str());
+      return 1;
+    }
+    if (auto answered = call_daemon(*state_dir, {{"verb", "cwd"}}); !answered) {
+      std::fprintf(stderr,
+                   "wharf: the daemon that served %s is not answering (%s); start one with "
+                   "`wharf serve`\n",
+                   url.substr(0, url.find("?k=")).c_str(), answered.error().message.c_str());
       return 1;
     }
     std::printf("%s\n", url.c_str());
