@@ -13,6 +13,7 @@
 #include "app/launch.hpp"
 #include "pty/child_reaper.hpp"
 #include "pty/process_tree.hpp"
+#include "pty/session_cgroup.hpp"
 #include "store/metadata_store.hpp"
 
 namespace wharf::app {
@@ -496,9 +497,10 @@ void SessionService::on_session_finished(core::SessionId id, const core::ExitSta
   sessions_.erase(it);
   if (session->host_lost()) {
     spdlog::warn("session {}: its host process went away without a word (crashed or killed)", id);
-    // A host that dies this way cannot remove its own socket.
+    // A host that dies this way cannot remove its own socket, nor its cgroup.
     std::error_code ignored;
     std::filesystem::remove(host_socket(id), ignored);
+    pty::remove_empty_session_cgroups();
   } else {
     spdlog::info("session {} finished ({})", id,
                  status.code ? "exit code " + std::to_string(*status.code)

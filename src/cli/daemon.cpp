@@ -32,6 +32,7 @@
 #include "core/environment.hpp"
 #include "host/host_launch.hpp"
 #include "pty/account.hpp"
+#include "pty/session_cgroup.hpp"
 #include "server/control_listener.hpp"
 #include "server/listener.hpp"
 #include "server/server_context.hpp"
@@ -257,6 +258,7 @@ int run_daemon(const DaemonOptions& options) {
   fs::path hosts_dir = paths.runtime_dir / "hosts";
   if (auto made = app::ensure_private_dir(hosts_dir); !made) return fail(made.error().message);
   FoundHosts hosts = find_hosts(hosts_dir);
+  pty::remove_empty_session_cgroups();  // those of hosts that died while no daemon ran
 
   auto key = take_key(paths.key_file(), !hosts.live.empty());
   if (!key) return fail(key.error().message);

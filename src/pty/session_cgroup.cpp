@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -46,6 +47,24 @@ std::string own_cgroup() {
 }
 
 }  // namespace
+
+void remove_empty_session_cgroups() {
+  std::string mount = cgroup2_mount();
+  std::string own = own_cgroup();
+  if (mount.empty() || own.empty()) return;
+  std::error_code ec;
+  fs::path parent = fs::path(mount) / fs::path(own).relative_path();
+  for (const auto& item : fs::directory_iterator(parent, ec)) {
+    std::string name = item.path().filename().string();
+    if (!name.starts_with("wharf-session-")) continue;
+    // Named wharf-session-ID-HOSTPID: only a group whose host is gone is ours to clear
+    // (a live host may be between making its group and its program joining it).
+    auto dash = name.rfind('-');
+    pid_t host = static_cast<pid_t>(std::strtol(name.c_str() + dash + 1, nullptr, 10));
+    if (host <= 0 || ::kill(host, 0) == 0 || errno != ESRCH) continue;
+    rmdir(item.path().c_str());  // refused (EBUSY) while it still has members
+  }
+}
 
 core::Result<SessionCgroup> SessionCgroup::create(const std::string& name) {
   std::string mount = cgroup2_mount();

@@ -19,6 +19,10 @@
 
 namespace wharf::pty {
 
+// Removes the empty session cgroups beside this process's own whose host is gone: hosts
+// killed or crashed cannot remove theirs. A group with members is left alone.
+void remove_empty_session_cgroups();
+
 class SessionCgroup {
  public:
   // `name` is the new directory's name, e.g. "wharf-session-3-1234".

@@ -4,13 +4,22 @@
 // screen and key, and typing goes on. A host that crashes ends only its own session.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { hostsOf, startDaemon, waitFor, wharfBin } from '../support/daemon.mjs';
 import { httpGet, isSanitized, openWs, runWharf, sessionMembers, stopDaemon, within, procStat, cmdline } from '../support/ws_client.mjs';
 import { renderSnapshot, visibleState } from '../support/window_screen.mjs';
+
+// The cgroup v2 directory a process is in, when it is a session's (pty/session_cgroup).
+function sessionCgroupDir(pid) {
+  const own = readFileSync(`/proc/${pid}/cgroup`, 'utf8').split('\n').find((l) => l.startsWith('0::'))?.slice(3);
+  if (!own?.includes('wharf-session-')) return null;
+  const mount = readFileSync('/proc/self/mountinfo', 'utf8').split('\n')
+    .map((l) => l.split(' - ')).find(([, tail]) => tail?.startsWith('cgroup2 '))?.[0].split(' ')[4];
+  return mount ? join(mount, own) : null;
+}
 
 function wharf(d, args) {
   return runWharf([...args, '--state-dir', d.stateDir]);
@@ -214,6 +223,7 @@ describe('sessions outlive the daemon', { concurrency: 2 }, () => {
     const hostOf = (pid) => hostsOf(d.stateDir).find((h) => procStat(pid)?.ppid === h);
     const victimHost = hostOf(victim.pid);
     assert.ok(victimHost, 'the victim\'s host is found');
+    const victimCgroup = sessionCgroupDir(victim.pid); // null where no cgroup could be made
     const watcher = await openWs(d);
     t.after(() => watcher.close());
     await watcher.attach({ session: victim.session });
@@ -230,6 +240,7 @@ describe('sessions outlive the daemon', { concurrency: 2 }, () => {
     const row = JSON.parse(history.stdout).find((r) => r.id === victim.session);
     assert.equal(row?.status, 'crashed', history.stdout);
     assert.deepEqual(readdirSync(join(d.stateDir, 'hosts')).sort(), [`${other.session}.sock`], 'the dead host\'s socket is gone');
+    if (victimCgroup) await waitFor(() => !existsSync(victimCgroup), { timeout: 5000, what: `its cgroup ${victimCgroup} removed` });
   });
 
   test('a host of another protocol version is reported and left running, and its id is never handed out', async (t) => {
