@@ -5,20 +5,9 @@
 #include <algorithm>
 
 #include "core/utf8.hpp"
+#include "host/session_host.hpp"
 
 namespace wharf::app {
-
-namespace {
-
-// Microseconds since the epoch: later than any state of a screen an earlier daemon kept
-// (see core::Screen's first_seq), so a reader's stale `since` gets a full answer.
-std::uint64_t first_screen_seq() {
-  auto now = std::chrono::system_clock::now().time_since_epoch();
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::microseconds>(now).count());
-}
-
-}  // namespace
 
 Session::Session(asio::io_context& io, core::SessionId id, std::string program,
                  host::HostConnection connection)
@@ -28,7 +17,7 @@ Session::Session(asio::io_context& io, core::SessionId id, std::string program,
       host_pid_(connection.state.host_pid),
       meta_(connection.state.meta),
       screen_(std::make_unique<core::Screen>(connection.state.size, core::kDefaultScrollbackBytes,
-                                             first_screen_seq())),
+                                             host::first_screen_seq())),
       leftover_(std::move(connection.leftover)),
       size_(connection.state.size),
       ending_(connection.state.ending),

@@ -144,6 +144,10 @@ class SessionService {
   // Tells each host its session's name and place, so a later daemon shows them as now.
   void sync_meta();
   std::filesystem::path host_socket(core::SessionId id) const;
+  // Saves the last screen of a session that ended (app/final_screens.hpp).
+  void keep_final_screen(const Session& session);
+  // Tells the host an unseen waiting/finished light, so a later daemon shows it.
+  void remember_activity(Session& session);
   void notify_if_all_finished();
   void on_activity(core::SessionId id, Session::ActivityEvent event);
   // Tells every window the list changed. Coalesced: many changes in one turn of the

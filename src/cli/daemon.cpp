@@ -27,6 +27,7 @@
 #include "app/shell_files.hpp"
 #include "app/state_paths.hpp"
 #include "app/upload_store.hpp"
+#include "cli/daemon_takeover.hpp"
 #include "core/access_key.hpp"
 #include "core/catalog.hpp"
 #include "core/environment.hpp"
@@ -83,78 +84,6 @@ std::vector<std::string> daemon_environment() {
   std::vector<std::string> entries;
   for (char** e = environ; e && *e; ++e) entries.emplace_back(*e);
   return entries;
-}
-
-// WHARF_KEY if set; else, when sessions were taken over from an earlier daemon, the key
-// it used (open pages reconnect without a new link); else a fresh one.
-core::Result<std::string> take_key(const fs::path& key_file, bool sessions_kept) {
-  if (const char* pinned = std::getenv("WHARF_KEY")) {
-    std::string key(pinned);
-    unsetenv("WHARF_KEY");
-    if (!core::is_well_formed_key(key))
-      return core::Error{"WHARF_KEY must be 32 lowercase hex characters"};
-    return key;
-  }
-  if (sessions_kept) {
-    std::ifstream in(key_file);
-    std::string kept;
-    if (in >> kept && core::is_well_formed_key(kept)) return kept;
-  }
-  return app::mint_key();
-}
-
-// The sessions an earlier daemon left running (it crashed, or stopped keeping them):
-// every host that answers in the hosts dir. A host of another protocol version is left
-// running for a wharf that speaks it, and its id is never handed out here.
-struct FoundHosts {
-  std::vector<host::HostConnection> live;
-  core::SessionId first_free_id = 1;
-};
-
-// `wharf restart`: this process becomes the wharf binary now on disk (an upgrade is
-// a build and a restart), with the same arguments, port and key, so open pages come back
-// to the same address. Every descriptor is closed on exec: the new daemon binds the port
-// and the sockets afresh and finds the sessions through their hosts.
-int restart_in_place(std::uint16_t port, const std::string& key) {
-  std::ifstream cmdline("/proc/self/cmdline", std::ios::binary);
-  std::vector<std::string> args;
-  for (std::string arg; std::getline(cmdline, arg, '\0');) args.push_back(arg);
-  std::error_code ec;
-  std::string exe = fs::read_symlink("/proc/self/exe", ec).string();
-  // A binary replaced by a new build reads "PATH (deleted)": the new one is at PATH.
-  constexpr std::string_view kDeleted = " (deleted)";
-  if (exe.ends_with(kDeleted)) exe.resize(exe.size() - kDeleted.size());
-  if (ec || exe.empty() || args.empty()) return fail("cannot restart: /proc/self is unreadable");
-  setenv("WHARF_KEY", key.c_str(), 1);
-  setenv("WHARF_RESTART_PORT", std::to_string(port).c_str(), 1);
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  spdlog::info("restarting as {}", exe);
-  std::fflush(stdout);
-  close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
-  execv(exe.c_str(), argv.data());
-  return fail("cannot restart as " + exe + ": " + std::strerror(errno));
-}
-
-FoundHosts find_hosts(const fs::path& dir) {
-  FoundHosts found;
-  for (const auto& [id, socket] : host::host_sockets(dir)) {
-    auto connected = host::connect_host(socket);
-    if (connected) {
-      found.live.push_back(std::move(connected.value()));
-      continue;
-    }
-    if (connected.error().code == "unreachable") {
-      std::error_code ignored;
-      fs::remove(socket, ignored);  // its host is gone: a leftover of a crash
-      continue;
-    }
-    found.first_free_id = std::max(found.first_free_id, id + 1);
-    spdlog::warn("session {} is left running: {}; a wharf of that version can take it over", id,
-                 connected.error().message);
-  }
-  return found;
 }
 
 std::string url_host(const asio::ip::address& address) {
@@ -502,7 +431,7 @@ int run_daemon(const DaemonOptions& options) {
   fs::remove(paths.url_file(), fs_ec);
   if (auto ended = store.value().end_run(run.value().run_id, app::now_ms()); !ended)
     spdlog::warn("store: {}", ended.error().message);
-  if (restarting) return restart_in_place(context.listen.port, context.key);
+  if (restarting) return fail(restart_in_place(context.listen.port, context.key).message);
   spdlog::info("wharf stopped");
   return 0;
 }

@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace wharf::core::host {
 namespace json = boost::json;
@@ -161,8 +162,15 @@ ExitStatus read_exit(const json::object& object, Fields& outer) {
   return status;
 }
 
-template <class T>
-Result<T> checked(T value, const Fields& f) {
+// Parses `text` as one JSON object and reads it with `read(fields, object)`; the first
+// field that was wrong, if any, is the error.
+template <class Read>
+auto parse_with(std::string_view text, Read read)
+    -> Result<std::invoke_result_t<Read, Fields&, const json::object&>> {
+  auto object = parse_object(text);
+  if (!object) return object.error();
+  Fields f(&object.value());
+  auto value = read(f, object.value());
   if (!f.error().empty()) return Error{f.error(), "protocol"};
   return value;
 }
@@ -305,89 +313,73 @@ std::string to_json(const Refusal& refusal) {
 }
 
 Result<SpawnRequest> parse_spawn(std::string_view text) {
-  auto object = parse_object(text);
-  if (!object) return object.error();
-  Fields f(&object.value());
-  SpawnRequest r;
-  r.protocol = f.small("protocol", 0, 1 << 20);
-  r.program = f.text("program");
-  r.argv = f.texts("argv");
-  r.env = f.texts("env");
-  r.cwd = f.text("cwd");
-  Fields size(f.object("size"));
-  r.size = read_size(size);
-  Fields ending(f.object("ending"));
-  r.ending.hangup_ms = ending.number("hangup_ms");
-  r.ending.terminate_ms = ending.number("terminate_ms");
-  r.ending.poll_ms = ending.number("poll_ms");
-  Fields meta(f.object("meta"));
-  r.meta = read_meta(meta);
-  if (r.program.empty()) f.fail("program", "a path");
-  if (r.argv.empty()) f.fail("argv", "a list with at least argv[0]");
-  if (r.ending.poll_ms <= 0 || r.ending.hangup_ms < 0 || r.ending.terminate_ms < 0)
-    f.fail("ending", "positive times");
-  for (const Fields* inner : {&size, &ending, &meta})
-    if (!inner->error().empty()) f.fail("spawn", inner->error());
-  return checked(std::move(r), f);
+  return parse_with(text, [](Fields& f, const json::object&) {
+    SpawnRequest r;
+    r.protocol = f.small("protocol", 0, 1 << 20);
+    r.program = f.text("program");
+    r.argv = f.texts("argv");
+    r.env = f.texts("env");
+    r.cwd = f.text("cwd");
+    Fields size(f.object("size"));
+    r.size = read_size(size);
+    Fields ending(f.object("ending"));
+    r.ending.hangup_ms = ending.number("hangup_ms");
+    r.ending.terminate_ms = ending.number("terminate_ms");
+    r.ending.poll_ms = ending.number("poll_ms");
+    Fields meta(f.object("meta"));
+    r.meta = read_meta(meta);
+    if (r.program.empty()) f.fail("program", "a path");
+    if (r.argv.empty()) f.fail("argv", "a list with at least argv[0]");
+    if (r.ending.poll_ms <= 0 || r.ending.hangup_ms < 0 || r.ending.terminate_ms < 0)
+      f.fail("ending", "positive times");
+    for (const Fields* inner : {&size, &ending, &meta})
+      if (!inner->error().empty()) f.fail("spawn", inner->error());
+    return r;
+  });
 }
 
 Result<Hello> parse_hello(std::string_view text) {
-  auto object = parse_object(text);
-  if (!object) return object.error();
-  Fields f(&object.value());
-  Hello hello;
-  hello.protocol = f.small("protocol", 0, 1 << 20);
-  return checked(hello, f);
+  return parse_with(text, [](Fields& f, const json::object&) {
+    return Hello{.protocol = f.small("protocol", 0, 1 << 20)};
+  });
 }
 
 Result<HostState> parse_state(std::string_view text) {
-  auto object = parse_object(text);
-  if (!object) return object.error();
-  Fields f(&object.value());
-  HostState s;
-  // The version comes first and alone decides whether the rest can be read.
-  s.protocol = f.small("protocol", 0, 1 << 20);
-  s.version = f.text("version");
-  if (!f.error().empty() || s.protocol != kProtocolVersion) return checked(std::move(s), f);
-  s.pid = f.small("pid", 0, std::numeric_limits<int>::max());
-  s.host_pid = f.small("host_pid", 0, std::numeric_limits<int>::max());
-  Fields size(f.object("size"));
-  s.size = read_size(size);
-  s.bytes_out = f.unsigned_number("bytes_out");
-  s.bytes_in = f.unsigned_number("bytes_in");
-  s.ending = f.flag("ending");
-  s.output_age_ms = f.number("output_age_ms");
-  s.input_age_ms = f.number("input_age_ms");
-  if (const json::object* finished = f.object("finished")) s.finished = read_exit(*finished, f);
-  Fields meta(f.object("meta"));
-  s.meta = read_meta(meta);
-  for (const Fields* inner : {&size, &meta})
-    if (!inner->error().empty()) f.fail("state", inner->error());
-  return checked(std::move(s), f);
+  return parse_with(text, [](Fields& f, const json::object&) {
+    HostState s;
+    // The version comes first and alone decides whether the rest can be read.
+    s.protocol = f.small("protocol", 0, 1 << 20);
+    s.version = f.text("version");
+    if (!f.error().empty() || s.protocol != kProtocolVersion) return s;
+    s.pid = f.small("pid", 0, std::numeric_limits<int>::max());
+    s.host_pid = f.small("host_pid", 0, std::numeric_limits<int>::max());
+    Fields size(f.object("size"));
+    s.size = read_size(size);
+    s.bytes_out = f.unsigned_number("bytes_out");
+    s.bytes_in = f.unsigned_number("bytes_in");
+    s.ending = f.flag("ending");
+    s.output_age_ms = f.number("output_age_ms");
+    s.input_age_ms = f.number("input_age_ms");
+    if (const json::object* finished = f.object("finished")) s.finished = read_exit(*finished, f);
+    Fields meta(f.object("meta"));
+    s.meta = read_meta(meta);
+    for (const Fields* inner : {&size, &meta})
+      if (!inner->error().empty()) f.fail("state", inner->error());
+    return s;
+  });
 }
 
 Result<SessionMeta> parse_meta(std::string_view text) {
-  auto object = parse_object(text);
-  if (!object) return object.error();
-  Fields f(&object.value());
-  SessionMeta meta = read_meta(f);
-  return checked(std::move(meta), f);
+  return parse_with(text, [](Fields& f, const json::object&) { return read_meta(f); });
 }
 
 Result<ExitStatus> parse_exit(std::string_view text) {
-  auto object = parse_object(text);
-  if (!object) return object.error();
-  Fields f(&object.value());
-  ExitStatus status = read_exit(object.value(), f);
-  return checked(status, f);
+  return parse_with(text,
+                    [](Fields& f, const json::object& object) { return read_exit(object, f); });
 }
 
 Result<TerminalSize> parse_size(std::string_view text) {
-  auto object = parse_object(text);
-  if (!object) return object.error();
-  Fields f(&object.value());
-  TerminalSize size = read_size(f);
-  return checked(size, f);
+  return parse_with(text, [](Fields& f, const json::object&) { return read_size(f); });
 }
 
 std::string written_payload(std::uint64_t bytes) {
@@ -401,11 +393,9 @@ std::optional<std::uint64_t> parse_written(std::string_view text) {
 }
 
 Result<Refusal> parse_refusal(std::string_view text) {
-  auto object = parse_object(text);
-  if (!object) return object.error();
-  Fields f(&object.value());
-  Refusal refusal{f.text("message"), f.text("code")};
-  return checked(std::move(refusal), f);
+  return parse_with(text, [](Fields& f, const json::object&) {
+    return Refusal{f.text("message"), f.text("code")};
+  });
 }
 
 }  // namespace wharf::core::host

@@ -11,6 +11,8 @@
 #include <csignal>
 #include <cstring>
 
+#include "host/handshake.hpp"
+
 namespace wharf::host {
 
 namespace hp = core::host;
@@ -24,67 +26,53 @@ core::Error errno_error(const std::string& what) {
   return core::Error{what + ": " + std::strerror(errno), "start_failed"};
 }
 
-bool write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    ssize_t n = send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
-
 // Reads the host's first answer: `state` then `snapshot`, or `refused`.
 core::Result<HostConnection> read_answer(int fd) {
   HostConnection out;
   out.fd = fd;
   hp::FrameReader reader;
   bool have_state = false;
-  char buffer[64 * 1024];
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kAnswerWaitMs);
   for (;;) {
-    while (auto frame = reader.next()) {
-      if (frame->type == hp::FrameType::kRefused) {
-        auto refusal = hp::parse_refusal(frame->payload);
-        if (!refusal) return core::Error{"the session host refused: " + refusal.error().message};
-        return core::Error{refusal.value().message, refusal.value().code};
-      }
-      if (!have_state) {
-        if (frame->type != hp::FrameType::kState)
-          return core::Error{"the session host answered out of turn", "protocol"};
-        auto state = hp::parse_state(frame->payload);
-        if (!state)
-          return core::Error{"the session host's state: " + state.error().message, "protocol"};
-        if (state.value().protocol != hp::kProtocolVersion) {
-          return core::Error{"its host is wharf " + state.value().version + " (host protocol " +
-                                 std::to_string(state.value().protocol) + "; this wharf speaks " +
-                                 std::to_string(hp::kProtocolVersion) + ")",
-                             "protocol"};
-        }
-        out.state = std::move(state.value());
-        have_state = true;
-        continue;
-      }
-      if (frame->type != hp::FrameType::kSnapshot)
-        return core::Error{"the session host sent no snapshot", "protocol"};
-      out.snapshot = std::move(frame->payload);
-      // Whatever followed the snapshot is live output the link delivers next.
-      out.leftover = reader.rest();
-      return out;
+    auto frame = read_frame(fd, reader, deadline);
+    if (!frame) {
+      const std::string& code = frame.error().code;
+      if (code == "timeout")
+        return core::Error{"the session host did not answer in time", "start_failed"};
+      if (code == "gone")
+        return core::Error{"the session host went away before answering", "start_failed"};
+      if (code == "io")
+        return core::Error{"waiting for the session host: " + frame.error().message,
+                           "start_failed"};
+      return core::Error{"the session host: " + frame.error().message, "protocol"};
     }
-    if (reader.failed()) return core::Error{"the session host: " + reader.error(), "protocol"};
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                    deadline - std::chrono::steady_clock::now())
-                    .count();
-    if (left <= 0) return core::Error{"the session host did not answer in time", "start_failed"};
-    pollfd p{fd, POLLIN, 0};
-    int ready = poll(&p, 1, static_cast<int>(left));
-    if (ready < 0 && errno != EINTR) return errno_error("waiting for the session host");
-    if (ready <= 0) continue;
-    ssize_t n = read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return core::Error{"the session host went away before answering", "start_failed"};
-    reader.feed(std::string_view(buffer, static_cast<std::size_t>(n)));
+    if (frame.value().type == hp::FrameType::kRefused) {
+      auto refusal = hp::parse_refusal(frame.value().payload);
+      if (!refusal) return core::Error{"the session host refused: " + refusal.error().message};
+      return core::Error{refusal.value().message, refusal.value().code};
+    }
+    if (!have_state) {
+      if (frame.value().type != hp::FrameType::kState)
+        return core::Error{"the session host answered out of turn", "protocol"};
+      auto state = hp::parse_state(frame.value().payload);
+      if (!state)
+        return core::Error{"the session host's state: " + state.error().message, "protocol"};
+      if (state.value().protocol != hp::kProtocolVersion) {
+        return core::Error{"its host is wharf " + state.value().version + " (host protocol " +
+                               std::to_string(state.value().protocol) + "; this wharf speaks " +
+                               std::to_string(hp::kProtocolVersion) + ")",
+                           "protocol"};
+      }
+      out.state = std::move(state.value());
+      have_state = true;
+      continue;
+    }
+    if (frame.value().type != hp::FrameType::kSnapshot)
+      return core::Error{"the session host sent no snapshot", "protocol"};
+    out.snapshot = std::move(frame.value().payload);
+    // Whatever followed the snapshot is live output the link delivers next.
+    out.leftover = reader.rest();
+    return out;
   }
 }
 
@@ -137,7 +125,7 @@ core::Result<HostConnection> launch_host(const hp::SpawnRequest& request,
   int status = 0;
   while (waitpid(middle, &status, 0) < 0 && errno == EINTR) {
   }
-  if (!write_all(pair[0], hp::encode_frame(hp::FrameType::kSpawn, hp::to_json(request)))) {
+  if (!write_frame(pair[0], hp::FrameType::kSpawn, hp::to_json(request))) {
     close(pair[0]);
     return core::Error{"the session host did not start", "start_failed"};
   }
@@ -161,7 +149,7 @@ core::Result<HostConnection> connect_host(const fs::path& socket_path) {
     close(fd);
     return core::Error{"no host answers at " + path, "unreachable"};
   }
-  if (!write_all(fd, hp::encode_frame(hp::FrameType::kHello, hp::to_json(hp::Hello{})))) {
+  if (!write_frame(fd, hp::FrameType::kHello, hp::to_json(hp::Hello{}))) {
     close(fd);
     return core::Error{"the host at " + path + " hung up", "unreachable"};
   }

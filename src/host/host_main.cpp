@@ -4,7 +4,6 @@
 // socket pair on fd 3 and `--socket PATH`. The first frame on the pair is the spawn
 // request: the program, its arguments and environment travel there and never on a
 // command line, where `ps` would show them.
-#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,6 +14,7 @@
 #include <filesystem>
 #include <string>
 
+#include "host/handshake.hpp"
 #include "host/session_host.hpp"
 #include "pty/child_reaper.hpp"
 #include "pty/session_cgroup.hpp"
@@ -28,46 +28,26 @@ namespace {
 constexpr int kPairFd = 3;
 constexpr int kSpawnWaitMs = 10000;
 
-void write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    ssize_t n = write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-}
-
 void refuse(const std::string& message, const std::string& code) {
-  write_all(kPairFd,
-            hp::encode_frame(hp::FrameType::kRefused, hp::to_json(hp::Refusal{message, code})));
+  write_frame(kPairFd, hp::FrameType::kRefused, hp::to_json(hp::Refusal{message, code}));
 }
 
 // The spawn request, read with a deadline: a daemon that starts a host and says nothing
 // does not leave it waiting for ever.
 core::Result<hp::SpawnRequest> read_spawn() {
   hp::FrameReader reader;
-  char buffer[64 * 1024];
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kSpawnWaitMs);
-  for (;;) {
-    if (auto frame = reader.next()) {
-      if (frame->type != hp::FrameType::kSpawn)
-        return core::Error{"the first frame was not a spawn request", "protocol"};
-      return hp::parse_spawn(frame->payload);
-    }
-    if (reader.failed()) return core::Error{reader.error(), "protocol"};
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                    deadline - std::chrono::steady_clock::now())
-                    .count();
-    if (left <= 0) return core::Error{"no spawn request came", "protocol"};
-    pollfd p{kPairFd, POLLIN, 0};
-    int ready = poll(&p, 1, static_cast<int>(left));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) continue;
-    ssize_t n = read(kPairFd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return core::Error{"the daemon went away before the spawn request", "protocol"};
-    reader.feed(std::string_view(buffer, static_cast<std::size_t>(n)));
+  auto frame = read_frame(
+      kPairFd, reader, std::chrono::steady_clock::now() + std::chrono::milliseconds(kSpawnWaitMs));
+  if (!frame) {
+    const std::string& code = frame.error().code;
+    return core::Error{code == "timeout" ? "no spawn request came"
+                       : code == "gone"  ? "the daemon went away before the spawn request"
+                                         : frame.error().message,
+                       "protocol"};
   }
+  if (frame.value().type != hp::FrameType::kSpawn)
+    return core::Error{"the first frame was not a spawn request", "protocol"};
+  return hp::parse_spawn(frame.value().payload);
 }
 
 std::string socket_argument(int argc, char** argv) {

@@ -21,14 +21,6 @@ namespace hp = core::host;
 
 namespace {
 
-// Microseconds since the epoch: later than any state number of a screen an earlier daemon
-// kept (see core::Screen's first_seq).
-std::uint64_t first_screen_seq() {
-  auto now = std::chrono::system_clock::now().time_since_epoch();
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::microseconds>(now).count());
-}
-
 std::int64_t age_ms(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
                                                                since)
@@ -43,6 +35,12 @@ bool peer_is_us(int fd) {
 }
 
 }  // namespace
+
+std::uint64_t first_screen_seq() {
+  auto now = std::chrono::system_clock::now().time_since_epoch();
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(now).count());
+}
 
 SessionHost::SessionHost(asio::io_context& io, hp::SpawnRequest request, pty::PtyProcess process,
                          std::optional<pty::SessionCgroup> cgroup, std::string socket_path,

@@ -118,6 +118,12 @@ class SessionHost {
   bool finished_ = false;
 };
 
+// Where a new screen's state numbers start (core::Screen's first_seq), for the host's
+// screen and the daemon's copy alike: microseconds since the epoch, so every number is
+// later than any an earlier daemon or host handed out and a reader's stale `since` gets
+// a full answer.
+std::uint64_t first_screen_seq();
+
 // `wharf host`: run by the daemon (never by hand) with the socket pair on fd 3. Reads the
 // spawn request, starts the program and serves it until the session is over.
 int run_host(int argc, char** argv);
