@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// wharf fan-out and scale benchmark (PRODUCT.md "Performance"): what many windows and
+// wharf fan-out and scale benchmark (docs/performance.md, "Targets"): what many windows and
 // many sessions cost the daemon. Prints figures and ratios, never a verdict.
 //
 //   node bench/fanout.mjs [--quick] [--only f,g] [--wharf PATH]
@@ -9,7 +9,7 @@
 //      (each acknowledging as it reads, like the page); the PTY drain rate is timed from
 //      the command to its end marker on the daemon's own screen (`wharf read-screen`), so
 //      slow windows cannot hide in it. W = 1, then 100. Median of R runs each; the ratio
-//      of 100 windows to 1 is the figure PRODUCT.md asks to stay above 80%.
+//      of 100 windows to 1 is the figure wharf's target keeps above 80%.
 //   g  scale: S idle sessions (an interactive action running `sleep`), then C windows
 //      (C/S per session) connecting and attaching at once; time to have every window
 //      attached with its snapshot, daemon VmRSS and open descriptors at each step, and

@@ -738,7 +738,7 @@ function table(rows) {
 function report() {
   const f = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
   const sf = (x, d = 1) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(d)}` : 'n/a');
-  const rows = [['figure', 'bare PTY', 'wharf', 'ratio / added', 'PRODUCT.md target']];
+  const rows = [['figure', 'bare PTY', 'wharf', 'ratio / added', 'target']];
   const { a, b, c, d, e, g } = results;
   if (a) {
     rows.push([`(a) relay ${a.mb} MB, median of ${a.runs.length}`, `${f(a.bare_mb_s)} MB/s`, `${f(a.relay_mb_s)} MB/s`, `${f(100 * a.ratio_of_medians, 0)}% (per-run median ${f(100 * a.median_ratio, 0)}%)`, '>= 70% of bare, > 46.6 MB/s (ttyd)']);

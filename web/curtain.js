@@ -2,7 +2,7 @@
 // says why, instead of each control going dead on its own (a dead page that still looks
 // alive is worse than one that says it is dead). Three reasons:
 // - the daemon is gone: GET /api/status gets no answer;
-// - this URL's key is spent: the daemon answers 403 (it was restarted with a new key);
+// - this URL's key is spent: the daemon answers 401 (it was restarted with a new key);
 //   the current link comes from `wharf open` on the machine;
 // - the daemon is stopping: it said `stopping`; that is a wait, shown as one, and the
 //   closing socket turns it into "stopped". A daemon that says it keeps its sessions
@@ -58,7 +58,7 @@ export function createCurtain(el, { key, inert = [] }) {
       const res = await fetch('/api/status', {
         headers: { 'X-Wharf-Key': key ?? '' }, cache: 'no-store', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
       });
-      answer = res.status === 403 ? 'spent' : res.ok ? 'there' : 'gone';
+      answer = res.status === 401 ? 'spent' : res.ok ? 'there' : 'gone';
     } catch { /* no answer */ }
     probing = false;
     if (state === 'up') return;

@@ -19,7 +19,7 @@ export async function uploadFile(file, key) {
   let answer = null;
   try { answer = await res.json(); } catch { /* not JSON */ }
   if (res.ok && answer?.ok && typeof answer.path === 'string') return answer;
-  const why = answer?.error
+  const why = answer?.error?.message
     ?? (res.status === 413 ? 'too large' : res.status === 415 ? 'not an image wharf accepts' : `HTTP ${res.status}`);
   throw new Error(`${name}: ${why}`);
 }

@@ -1,5 +1,5 @@
 // The context note: a few sentences telling an agent that it runs inside wharf, reached
-// through a browser (PRODUCT.md C2). Claude Code takes it as a file, Codex as text, so
+// through a browser (docs/agents.md). Claude Code takes it as a file, Codex as text, so
 // the note is kept as both. The operator may give their own file (WHARF_CONTEXT_FILE,
 // else the config's [sessions] context_file); otherwise wharf writes its own into the
 // state directory, owner-only.

@@ -39,6 +39,10 @@ core::Result<LaunchDecision> decide_launch(const LaunchDefaults& defaults,
   if (!cwd) return cwd.error();
   if (auto checked = core::check_env_layer(request.env, core::EnvLayer::kSession); !checked)
     return checked.error();
+  // Every door (REST, WebSocket, MCP, the control socket) starts a session here, so this
+  // is the one place a request's dangerous names are refused.
+  if (auto checked = core::check_request_env_names(request.env, defaults.allowed_env); !checked)
+    return checked.error();
   auto repo_env = read_repo_env(defaults.workspace);
   if (!repo_env) return repo_env.error();
 

@@ -31,7 +31,9 @@ struct LaunchDefaults {
   std::vector<std::string> base_env;
   std::string workspace;  // the root every session's directory must be inside
   core::Catalog catalog;
-  core::EnvList machine_env;      // the config's [env]
+  core::EnvList machine_env;  // the config's [env]
+  // Dangerous names a request may set anyway (`[sessions] allow_env`).
+  std::vector<std::string> allowed_env;
   std::string default_entry;      // what new sessions run ("claude", "shell:zsh"); empty:
                                   // the account's login shell
   std::string default_directory;  // where they start; empty: the workspace

@@ -4,9 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <boost/asio/post.hpp>
+#include <charconv>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "app/launch.hpp"
@@ -179,19 +182,114 @@ core::Result<std::string> SessionService::set_default_directory(const std::strin
   return resolved.value();
 }
 
-std::optional<core::SessionId> SessionService::session_of_process(pid_t pid) const {
-  // A process whose parent chain reaches a session's program, or its host (which adopts
-  // what the program leaves behind, setsid() children included), belongs to that session.
+namespace {
+
+// "ID" or "ID-HOSTPID" after `prefix`: the names wharf gives a session's cgroup
+// ("wharf-session-3-1234") and its host's argv[0] ("wharf-host: 3 claude").
+struct NamedSession {
+  core::SessionId id = 0;
+  pid_t host = 0;  // 0: not in the name
+};
+
+std::optional<NamedSession> parse_named(std::string_view text, std::string_view prefix) {
+  if (!text.starts_with(prefix)) return std::nullopt;
+  text.remove_prefix(prefix.size());
+  NamedSession out;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out.id);
+  if (ec != std::errc{} || end == text.data()) return std::nullopt;
+  text.remove_prefix(static_cast<std::size_t>(end - text.data()));
+  if (text.starts_with('-')) std::from_chars(text.data() + 1, text.data() + text.size(), out.host);
+  return out;
+}
+
+// The session cgroup a process is in, if any: cgroup v2's "0::/a/b/wharf-session-3-99/c".
+// Membership is inherited by every child and kept across setsid(), double forks and the
+// death of every ancestor.
+std::optional<NamedSession> session_cgroup_of(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/cgroup");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.starts_with("0::")) continue;
+    std::string_view path = std::string_view(line).substr(3);
+    while (!path.empty()) {
+      auto slash = path.find('/');
+      if (auto named = parse_named(path.substr(0, slash), "wharf-session-")) return named;
+      if (slash == std::string_view::npos) break;
+      path.remove_prefix(slash + 1);
+    }
+  }
+  return std::nullopt;
+}
+
+// Whether `pid` is a wharf host (its argv[0] is "wharf-host: ID NAME"), of this daemon or
+// of any other: what runs under one is a session's, never the user's.
+bool is_wharf_host(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline");
+  std::array<char, 32> head{};
+  in.read(head.data(), head.size());
+  std::string_view text(head.data(), static_cast<std::size_t>(in.gcount()));
+  return parse_named(text, "wharf-host: ").has_value();
+}
+
+constexpr std::size_t kMaxAdopted = 4096;
+
+}  // namespace
+
+core::Caller SessionService::caller_of_process(pid_t pid) const {
+  // Decided from what a program cannot shed: its cgroup, where sessions have one; its
+  // parent chain reaching a session's program, its host, a wharf host or this daemon
+  // (each host is its session's subreaper, so an orphan is the host's child); the
+  // processes a finished session left behind, recorded when it ended. Its environment
+  // (WHARF_SESSION_ID) and process session (setsid) are its own to change: never read.
+  auto in = [](core::SessionId id) {
+    return core::Caller{.kind = core::Caller::Kind::kSession, .session = id};
+  };
+  // A session's id is trusted only where this daemon started that host: a cgroup or a
+  // host of another wharf (another state directory) numbers its sessions its own way.
+  // Anything else of wharf's is session 0, which may use no session.
+  if (auto named = session_cgroup_of(pid)) {
+    for (const auto& [id, session] : sessions_)
+      if (id == named->id && session->host_pid() == named->host) return in(id);
+    if (ended_hosts_.contains({named->id, named->host})) return in(named->id);
+    return in(0);
+  }
   std::map<pid_t, core::SessionId> leaders;
   for (const auto& [id, session] : sessions_) {
     leaders.emplace(session->pid(), id);
     leaders.emplace(session->host_pid(), id);
   }
+  bool under_wharf = false;
   for (const pty::ProcessLink& link : pty::process_ancestry(pid)) {
-    if (auto it = leaders.find(link.session); it != leaders.end()) return it->second;
-    if (auto it = leaders.find(link.pid); it != leaders.end()) return it->second;
+    if (auto it = leaders.find(link.session); it != leaders.end()) return in(it->second);
+    if (auto it = leaders.find(link.pid); it != leaders.end()) return in(it->second);
+    if (auto it = adopted_.find({link.pid, link.start_time}); it != adopted_.end())
+      return in(it->second);
+    // A descendant of any wharf host, or of this daemon (an orphan of a host it started,
+    // say), is never the user, whatever session it came from.
+    if (link.pid != pid && (link.pid == getpid() || is_wharf_host(link.pid))) under_wharf = true;
   }
-  return std::nullopt;
+  if (under_wharf) return in(0);
+  return core::Caller{.kind = core::Caller::Kind::kLocalUser};
+}
+
+void SessionService::remember_left_behind(core::SessionId id, pid_t host_pid) {
+  if (ended_hosts_.size() >= kMaxAdopted) ended_hosts_.erase(ended_hosts_.begin());
+  ended_hosts_.insert({id, host_pid});
+  // The host is still alive (it waits for `recorded`): what the program left behind is
+  // its child, adopted as the session's subreaper. Once the host exits they go to init
+  // and nothing else would tie them to the session.
+  std::erase_if(adopted_, [](const auto& entry) {
+    auto chain = pty::process_ancestry(entry.first.first, 1);
+    return chain.empty() || chain.front().start_time != entry.first.second;
+  });
+  for (pid_t pid : pty::all_processes()) {
+    if (adopted_.size() >= kMaxAdopted) break;
+    auto chain = pty::process_ancestry(pid);
+    if (chain.empty() || pid == host_pid) continue;
+    bool left = std::any_of(chain.begin() + 1, chain.end(),
+                            [host_pid](const pty::ProcessLink& l) { return l.pid == host_pid; });
+    if (left) adopted_.emplace(std::pair{pid, chain.front().start_time}, id);
+  }
 }
 
 std::shared_ptr<Session> SessionService::shared_shell() const {
@@ -399,6 +497,7 @@ void SessionService::on_session_finished(core::SessionId id, const core::ExitSta
     if (!recorded) spdlog::warn("store: {}", recorded.error().message);
   }
   keep_final_screen(*session);
+  if (!session->host_lost()) remember_left_behind(id, session->host_pid());
   registry_.remove(id);
   sessions_.erase(it);
   if (session->host_lost()) {

@@ -26,6 +26,7 @@
 #include "core/catalog.hpp"
 #include "core/env_spec.hpp"
 #include "core/environment.hpp"
+#include "core/ownership.hpp"
 #include "core/paste_text.hpp"
 #include "core/result.hpp"
 #include "core/session_registry.hpp"
@@ -104,9 +105,11 @@ class SessionService {
   core::Status reorder(const std::vector<core::SessionId>& order);
 
   std::shared_ptr<Session> find(core::SessionId session) const;
-  // The live session a process runs in: its own session id names a session leader, or
-  // an ancestor's does (for a program that started a process session of its own).
-  std::optional<core::SessionId> session_of_process(pid_t pid) const;
+  // Who a local process is: a program of the session it runs in (its cgroup, or a parent
+  // chain reaching the session's program or host, or a process the session left behind
+  // when it ended); a program of no known session (session 0) when its parent chain
+  // reaches this daemon; the user only when nothing ties it to wharf.
+  core::Caller caller_of_process(pid_t pid) const;
   // The shared shell, if one is live.
   std::shared_ptr<Session> shared_shell() const;
   // The shared shell, started (the account's login shell, in the default directory) if
@@ -167,7 +170,11 @@ class SessionService {
   core::SessionRegistry registry_;
   std::map<core::SessionId, std::shared_ptr<Session>> sessions_;
   WindowSet windows_;
-  std::set<core::SessionId> ended_by_request_;  // "ended", as opposed to "exited"
+  // Records what a session left running when it ended (see caller_of_process).
+  void remember_left_behind(core::SessionId id, pid_t host_pid);
+  std::map<std::pair<pid_t, unsigned long long>, core::SessionId> adopted_;  // (pid, start)
+  std::set<std::pair<core::SessionId, pid_t>> ended_hosts_;  // (id, host pid), for cgroups
+  std::set<core::SessionId> ended_by_request_;               // "ended", as opposed to "exited"
   // Agents that have started a session in this daemon's life: only the first may resume.
   std::set<std::string> agents_started_;
   std::function<void()> on_all_finished_;

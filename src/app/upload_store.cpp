@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "app/image_decode.hpp"
 #include "app/key_file.hpp"
 #include "app/state_paths.hpp"
 #include "core/upload_kind.hpp"
@@ -25,6 +26,18 @@ core::Result<StoredUpload> UploadStore::store(std::string_view content) {
   if (!kind && !any_type_)
     return core::Error{"only PNG, JPEG, GIF and WebP images can be uploaded (judged by content)",
                        "unsupported_type"};
+  // The first bytes only say what a file claims to be: it is stored as an image only if
+  // it decodes whole as one. Where any file is allowed, one that does not is just a file.
+  if (kind) {
+    if (auto decoded = decode_image(content, *kind); !decoded) {
+      if (!any_type_)
+        return core::Error{decoded.error().message +
+                               "; only whole PNG, JPEG, GIF and WebP "
+                               "images can be uploaded",
+                           "unsupported_type"};
+      kind.reset();
+    }
+  }
   core::UploadKind chosen = kind.value_or(core::kOtherFile);
   if (auto made = ensure_private_dir(directory_); !made)
     return core::Error{made.error().message, "store_failed"};

@@ -31,12 +31,15 @@ core::Result<boost::json::object> call_daemon(const std::string& state_dir,
   }
   std::string line = boost::json::serialize(request) + "\n";
   std::size_t sent = 0;
+  bool cut_off = false;
   while (sent < line.size()) {
-    ssize_t n = write(fd, line.data() + sent, line.size() - sent);
+    // MSG_NOSIGNAL: a daemon that refused this peer and closed is an answer to read
+    // below, not a SIGPIPE that kills wharf with "Broken pipe".
+    ssize_t n = send(fd, line.data() + sent, line.size() - sent, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      close(fd);
-      return core::Error{"the daemon closed the connection"};
+      cut_off = true;
+      break;
     }
     sent += static_cast<std::size_t>(n);
   }
@@ -49,6 +52,7 @@ core::Result<boost::json::object> call_daemon(const std::string& state_dir,
     answer.append(buf, static_cast<std::size_t>(n));
   }
   close(fd);
+  if (cut_off && answer.empty()) return core::Error{"the daemon closed the connection"};
   boost::system::error_code ec;
   boost::json::value value = boost::json::parse(answer, ec);
   if (ec || !value.is_object()) return core::Error{"the daemon sent an answer wharf cannot read"};
@@ -67,7 +71,8 @@ core::Result<boost::json::object> call_operation(const std::string& state_dir,
 
 int report_failure(const core::Error& error) {
   std::fprintf(stderr, "wharf: %s\n", error.message.c_str());
-  return 1;
+  // A command line that named nothing usable is a usage error, as CLI11's own are.
+  return error.code == "usage" ? 2 : 1;
 }
 
 }  // namespace wharf::cli

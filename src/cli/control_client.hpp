@@ -17,7 +17,8 @@ core::Result<boost::json::object> call_daemon(const std::string& state_dir,
 core::Result<boost::json::object> call_operation(const std::string& state_dir,
                                                  std::string_view name, boost::json::object args);
 
-// Prints "wharf: <message>" to stderr and returns the exit code for failures.
+// Prints "wharf: <message>" to stderr and returns the exit code: 2 when the error's code
+// is "usage" (the command line was wrong), else 1.
 int report_failure(const core::Error& error);
 
 }  // namespace wharf::cli

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <linux/close_range.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <sys/file.h>
 #include <sys/resource.h>
@@ -28,14 +27,18 @@
 #include "app/state_paths.hpp"
 #include "app/upload_store.hpp"
 #include "cli/daemon_takeover.hpp"
+#include "cli/log_format.hpp"
+#include "cli/system_service.hpp"
 #include "core/access_key.hpp"
 #include "core/catalog.hpp"
 #include "core/environment.hpp"
+#include "core/version.hpp"
 #include "host/host_launch.hpp"
 #include "pty/account.hpp"
 #include "pty/session_cgroup.hpp"
 #include "server/control_listener.hpp"
 #include "server/listener.hpp"
+#include "server/openapi.hpp"
 #include "server/server_context.hpp"
 #include "server/service_launch_api.hpp"
 #include "store/metadata_store.hpp"
@@ -158,9 +161,11 @@ int run_daemon(const DaemonOptions& options) {
   }
   std::string log_level = options.log_level.value_or(file.log_level.value_or("info"));
 
-  auto logger = spdlog::stderr_color_mt("wharf");
-  spdlog::set_default_logger(logger);
-  spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
+  if (options.log_format == "json") {
+    install_json_logger();
+  } else {
+    install_daemon_logger();  // the journal's conventions when run as a service
+  }
   spdlog::set_level(spdlog::level::from_str(log_level));
 
   raise_descriptor_limit();
@@ -249,6 +254,7 @@ int run_daemon(const DaemonOptions& options) {
           .workspace = workspace.string(),
           .catalog = std::move(catalog.value()),
           .machine_env = file.env,
+          .allowed_env = file.allow_env,
           .context_file = note.value().path,
           .context_text = note.value().text,
           .state_dir = options.state_dir.value_or(""),
@@ -310,6 +316,7 @@ int run_daemon(const DaemonOptions& options) {
 
   bool keep_sessions = options.keep_sessions.value_or(file.keep_sessions.value_or(false));
   context.keep_sessions = keep_sessions;
+  context.api_description = &server::openapi_document();
   auto listener = server::Listener::open(io, {address, port}, context);
   if (!listener) return fail(listener.error().message);
   context.listen.port = listener.value()->port();
@@ -339,10 +346,21 @@ int run_daemon(const DaemonOptions& options) {
     if (auto started = sessions.ensure_shared_shell(); !started)
       spdlog::warn("the shared shell did not start: {}", started.error().message);
   }
-  std::printf("%s\n", url.c_str());
+  // The journal is no place for the key: users in the adm group read every journal.
+  // A service's one line is the address without it; `wharf open` adds the key.
+  if (is_journal_stream(1)) {
+    std::printf("%s (`wharf open` prints it with the key)\n", url.substr(0, url.find('?')).c_str());
+  } else {
+    std::printf("%s\n", url.c_str());
+  }
   std::fflush(stdout);
-  spdlog::info("wharf serving {} on {}:{} (state in {})", workspace.string(), address.to_string(),
-               context.listen.port, paths.state_dir.string());
+  // Which build wrote a log is the first thing a bug report needs.
+  spdlog::info("wharf serving {} on {}:{} (version {}, pid {}, state in {})", workspace.string(),
+               address.to_string(), context.listen.port, core::kVersion, getpid(),
+               paths.state_dir.string());
+  // A Type=notify unit counts as started from here: both listeners accept.
+  notify_ready("serving " + workspace.string() + " on " + address.to_string() + ":" +
+               std::to_string(context.listen.port));
   // Which kind of stop this is, said where the person who will press Ctrl-C looks.
   spdlog::info(keep_sessions ? "Ctrl-C stops wharf and leaves its sessions running for the next "
                                "`wharf serve`"
@@ -364,6 +382,12 @@ int run_daemon(const DaemonOptions& options) {
   };
   auto stop = [&](const char* why, bool keep) {
     stopping = true;
+    // systemd waits for a restart's new image to say READY=1 again.
+    if (restarting) {
+      notify_reloading();
+    } else {
+      notify_stopping();
+    }
     upload_sweep.cancel();
     listener.value()->stop();
     control.value()->stop();
@@ -403,8 +427,10 @@ int run_daemon(const DaemonOptions& options) {
               spdlog::warn("{}", written.error().message);
             sessions.key_rotated();
             spdlog::info("the key was rotated; open windows were closed");
-            std::printf("%s\n", new_url.c_str());
-            std::fflush(stdout);
+            if (!is_journal_stream(1)) {
+              std::printf("%s\n", new_url.c_str());
+              std::fflush(stdout);
+            }
             return new_url;
           },
   });

@@ -20,6 +20,7 @@ struct DaemonOptions {
   std::optional<std::string> config;               // default: ~/.config/wharf/config.toml
   std::optional<std::string> default_entry;        // what new sessions run
   std::optional<std::string> log_level;            // default info
+  std::string log_format = "text";                 // or "json": one object per line
   std::optional<std::size_t> max_sessions;         // default 8
   std::optional<unsigned> idle_expiry_seconds;     // default 0: sessions never expire
   std::optional<unsigned> window_timeout_seconds;  // default 300

@@ -1,4 +1,4 @@
-// The catalog: everything a session may run (PRODUCT.md principle 4 and C2). A request
+// The catalog: everything a session may run (docs/config.md). A request
 // names an entry (a kind and a name); it can never name a program or arguments. Entries
 // come only from wharf's built-ins and the operator's config, never from the workspace:
 //

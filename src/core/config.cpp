@@ -246,6 +246,15 @@ Config walk(const toml::table& root, std::string_view source) {
                       [&](const toml::node& n) {
                         config.shell_integration = bool_of(n, "shell_integration");
                       }},
+                     {"allow_env",
+                      [&](const toml::node& n) {
+                        config.allow_env = strings_of(n, "allow_env");
+                        for (const std::string& name : config.allow_env) {
+                          if (!is_env_identifier(name))
+                            refuse(n, "'allow_env' names variables: '" + shown_text(name) +
+                                          "' is not a variable name");
+                        }
+                      }},
                  });
            }},
           {"uploads",

@@ -61,6 +61,8 @@ struct Config {
   std::optional<std::string> context_file;
   std::optional<bool> shared_shell;       // keep a shell for programs that name no session
   std::optional<bool> shell_integration;  // OSC 133 marks in bash and zsh sessions (default on)
+  // Dangerous environment names (core::kDangerousNames) a request may set anyway.
+  std::vector<std::string> allow_env;
   // [uploads]
   std::optional<std::uint64_t> upload_max_bytes;
   std::optional<bool> upload_any_type;  // accept files that are not images

@@ -32,6 +32,17 @@ bool is_listed(std::string_view name, std::span<const std::string_view> names) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+bool is_loader_name(std::string_view name) {
+  return name.starts_with("LD_") || is_listed(name, kLoaderNames);
+}
+
+// Why a dangerous name is refused, in words.
+std::string_view danger_of(std::string_view name) {
+  if (is_loader_name(name)) return "changes what the dynamic loader loads";
+  if (name == "PATH") return "chooses which program every command name runs";
+  return "makes programs in the session run code nobody typed";
+}
+
 Status check_one(const EnvVar& var, EnvLayer layer) {
   if (var.name.empty()) return Error{"an environment variable needs a name before '='", "bad_env"};
   if (!is_env_identifier(var.name)) {
@@ -45,10 +56,10 @@ Status check_one(const EnvVar& var, EnvLayer layer) {
                      std::string(layer_label(layer)),
                  std::string(kCode)};
   }
-  if (layer == EnvLayer::kRepo && is_listed(var.name, kLoaderNames)) {
-    return Error{quoted(var.name) +
-                     " changes what the dynamic loader loads; the workspace's .wharf/env "
-                     "may not set it (set it in the config or per session)",
+  if (layer == EnvLayer::kRepo && is_dangerous_env_name(var.name)) {
+    return Error{quoted(var.name) + " " + std::string(danger_of(var.name)) +
+                     "; the workspace's .wharf/env may not set it (set it in the config's "
+                     "[env])",
                  std::string(kCode)};
   }
   if (var.value.find('\0') != std::string::npos)
@@ -62,6 +73,22 @@ Status check_one(const EnvVar& var, EnvLayer layer) {
 }
 
 }  // namespace
+
+bool is_dangerous_env_name(std::string_view name) {
+  return is_loader_name(name) || is_listed(name, kDangerousNames);
+}
+
+Status check_request_env_names(std::span<const EnvVar> vars, std::span<const std::string> allowed) {
+  for (const EnvVar& var : vars) {
+    if (!is_dangerous_env_name(var.name)) continue;
+    if (std::find(allowed.begin(), allowed.end(), var.name) != allowed.end()) continue;
+    return Error{quoted(var.name) + " " + std::string(danger_of(var.name)) +
+                     "; a request may not set it (the operator can allow it with "
+                     "[sessions] allow_env in config.toml, or set it in [env])",
+                 std::string(kCode)};
+  }
+  return ok_status();
+}
 
 bool is_env_identifier(std::string_view name) {
   if (name.empty() || name.size() > 256) return false;

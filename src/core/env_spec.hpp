@@ -1,15 +1,16 @@
 // A session's environment variables as people write them (`--env KEY=VALUE`, the `env`
 // object of a request, `.wharf/env` lines, the config's [env] table), checked before
-// anything starts, and layered on top of the minimal base (PRODUCT.md C2):
+// anything starts, and layered on top of the minimal base (docs/config.md):
 //
 //   base  <  machine (config)  <  repo (.wharf/env)  <  session (the request)  <  wharf's own
 //
 // Invariants: a name is an identifier ([A-Za-z_][A-Za-z0-9_]*); a value is literal (no
 // `$VAR` expansion) and never contains NUL; no layer names a variable twice; no layer may
 // set a variable wharf sets itself (kNamesWharfSets); the repo layer, which comes from the
-// workspace and so from whoever wrote the repository, may not set the dynamic loader's
-// variables either. Error messages quote names (shortened) but never values: a value may
-// be a secret.
+// workspace and so from whoever wrote the repository, may not set a dangerous name
+// (kDangerousNames: the loader's, the shells' startup hooks, PATH...) either, and the
+// session layer only those the operator allows (check_request_env_names). Error messages quote
+// names (shortened) but never values: a value may be a secret.
 #pragma once
 
 #include <array>
@@ -50,6 +51,29 @@ inline constexpr std::array<std::string_view, 6> kNamesWharfSets{
 // in the session loads.
 inline constexpr std::array<std::string_view, 3> kLoaderNames{"LD_PRELOAD", "LD_LIBRARY_PATH",
                                                               "LD_AUDIT"};
+
+// Variables that make a program run code nobody typed: a shell's startup hooks, the
+// interpreters' startup files and options, git's ssh command, the loader (every LD_*
+// name, see is_dangerous_env_name) and PATH, which picks the program each command name
+// runs. A request (REST, WebSocket, MCP, the CLI) and a workspace's .wharf/env may not
+// set them: a caller chooses a catalog entry, never the code it runs. The operator's own
+// [env] may, and `[sessions] allow_env` lets requests set named ones.
+inline constexpr std::array<std::string_view, 27> kDangerousNames{
+    "BASH_ENV",          "ENV",         "PROMPT_COMMAND",  "PS4",        "SHELLOPTS",
+    "BASHOPTS",          "IFS",         "CDPATH",          "ZDOTDIR",    "GLOBIGNORE",
+    "GCONV_PATH",        "HOSTALIASES", "PYTHONSTARTUP",   "PYTHONPATH", "PYTHONHOME",
+    "NODE_OPTIONS",      "NODE_PATH",   "PERL5OPT",        "PERL5LIB",   "PERLLIB",
+    "RUBYOPT",           "RUBYLIB",     "GIT_SSH_COMMAND", "GIT_SSH",    "GIT_EXEC_PATH",
+    "GIT_CONFIG_GLOBAL", "PATH",
+};
+
+// kLoaderNames, every other LD_* name, and kDangerousNames.
+bool is_dangerous_env_name(std::string_view name);
+
+// The request layer's check, made once for every door where a session starts: a name on
+// the dangerous list is refused ("bad_env", saying how the operator allows it) unless
+// `allowed` (the config's `[sessions] allow_env`) names it.
+Status check_request_env_names(std::span<const EnvVar> vars, std::span<const std::string> allowed);
 
 inline constexpr std::size_t kMaxEnvVars = 256;
 inline constexpr std::size_t kMaxEnvValueBytes = 32 * 1024;

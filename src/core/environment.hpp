@@ -1,4 +1,4 @@
-// The environment a session's program starts with, built from scratch (PRODUCT.md C2).
+// The environment a session's program starts with, built from scratch (docs/config.md).
 // Only a fixed list of names is ever taken from the daemon's own environment (PATH, the
 // locale, TMPDIR); everything else the daemon carries, its key and any secret it was
 // started with included, never reaches a child.

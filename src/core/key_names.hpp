@@ -1,6 +1,6 @@
 // tmux-style key names (`C-c`, `Enter`, `M-Up`, `S-F5`, `x`) turned into the bytes a
 // terminal (xterm) sends for them, for `wharf send-keys`, the REST route and the MCP
-// `send_keys` tool (PRODUCT.md C6).
+// `send_keys` tool (docs/api.md).
 //
 // A name is an optional run of modifier prefixes (C-, M-, S-, in any order and case; `^x`
 // also means C-x), then either one character (one UTF-8 code point, sent literally) or a

@@ -13,6 +13,13 @@ std::string session_words(SessionId id) {
   return "session " + std::to_string(id);
 }
 
+// Session 0 is none: a process wharf's daemon or hosts left behind whose session is not
+// known. It is still never the user.
+std::string program_words(SessionId id) {
+  if (id == 0) return "a program wharf started, of no known session,";
+  return "a program inside " + session_words(id);
+}
+
 }  // namespace
 
 std::string describe(const Caller& caller) {
@@ -22,7 +29,7 @@ std::string describe(const Caller& caller) {
     case Caller::Kind::kLocalUser:
       return "your terminal";
     case Caller::Kind::kSession:
-      return session_words(caller.session);
+      return caller.session == 0 ? "a program of no known session" : session_words(caller.session);
   }
   return "an unknown caller";
 }
@@ -57,8 +64,8 @@ Status may_access(const Caller& caller, SessionId target, std::string_view targe
                   bool target_is_shared_shell, Access access) {
   if (caller.kind != Caller::Kind::kSession) return ok_status();
   // Compared as stored labels, so "session:3" never matches "session:30" or "session:03".
-  if (target_creator == creator_label(caller)) return ok_status();
-  std::string program = "a program inside " + session_words(caller.session);
+  if (caller.session != 0 && target_creator == creator_label(caller)) return ok_status();
+  std::string program = program_words(caller.session);
   if (target_is_shared_shell) {
     if (access != Access::kEnd) return ok_status();
     return Error{session_words(target) + " is the shared shell; " + program +

@@ -1,11 +1,12 @@
-// Who may use which session (PRODUCT.md C6, "owner checks on every session operation").
+// Who may use which session: every operation on a session checks its owner first.
 //
 // A caller is one of three: whoever holds the access key (the browser, and REST or MCP
 // over HTTP with the key), the user's own CLI outside any session (the Unix socket, peer
 // uid checked), or a program inside a wharf session (identified by its session). The
-// first two are the user and may do anything. A program inside session N is less
-// trusted, since an agent runs there: it may read, drive and end the sessions it started
-// (creator "session:N") and read and drive, but not end, the shared shell; nothing else.
+// first two are the user and may do anything; a process is the local user only when
+// nothing ties it to wharf (server/control_listener.cpp asks app::SessionService). A program inside
+// session N is less trusted, since an agent runs there: it may read, drive and end the sessions it
+// started (creator "session:N") and read and drive, but not end, the shared shell; nothing else.
 //
 // Every session stores its creator_label() when it starts; may_access() compares that
 // label, so the rule needs nothing but the target's stored creator and whether it is the
@@ -28,7 +29,8 @@ struct Caller {
     kSession,    // a process inside a wharf session
   };
   Kind kind;
-  SessionId session = 0;  // kSession: which one
+  SessionId session = 0;  // kSession: which one; 0: a program wharf started whose
+                          // session is not known (it may use no session but the shared one)
 };
 
 // For messages: "the browser", "your terminal", "session 3".

@@ -15,6 +15,7 @@ class Typist : public VtHandler {
   explicit Typist(std::string& bytes) : bytes_(bytes) {}
 
   std::size_t kept() const { return kept_; }
+  std::size_t line_breaks() const { return line_breaks_; }
   // An invalid stretch in text, typed as U+FFFD.
   void replacement() {
     append_utf8(bytes_, kReplacementCharacter);
@@ -33,7 +34,10 @@ class Typist : public VtHandler {
   }
   void execute(char32_t code) override {
     if (code == '\r' || code == '\n') {
-      if (!(code == '\n' && after_cr_)) bytes_.push_back('\r');
+      if (!(code == '\n' && after_cr_)) {
+        bytes_.push_back('\r');
+        ++line_breaks_;
+      }
       after_cr_ = code == '\r';  // the LF of a CRLF is part of the Enter already sent
       ++kept_;
       return;
@@ -52,6 +56,7 @@ class Typist : public VtHandler {
  private:
   std::string& bytes_;
   std::size_t kept_ = 0;
+  std::size_t line_breaks_ = 0;
   bool after_cr_ = false;
 };
 
@@ -87,6 +92,7 @@ PastedText encode_paste(std::string_view text, bool bracketed) {
   // Every character the parser did not type was dropped: controls, sequences (a
   // sequence still open at the end of the text included), U+FEFF.
   out.removed += characters - typist.kept();
+  out.line_breaks = typist.line_breaks();
 
   if (bracketed) out.bytes += kPasteEnd;
   return out;

@@ -1,7 +1,7 @@
 // Text made safe to type into a program (`wharf send-text`, the MCP `send_text` tool, a
 // paste from the page): whatever the text holds, the program receives printable
-// characters, tabs and Enter, never a control sequence (PRODUCT.md C6, "bracketed-paste
-// breakouts neutralised").
+// characters, tabs and Enter, never a control sequence: text can never end a bracketed
+// paste early and act as keys.
 //
 // The text is cut into characters, controls and sequences by the screen's own tokenizer
 // (core::VtParser), and every escape or control sequence is removed whole: ESC [ 3 1 m
@@ -31,6 +31,9 @@ struct PastedText {
   std::string bytes;
   std::size_t removed = 0;   // characters (or stray bytes) dropped
   std::size_t replaced = 0;  // invalid UTF-8 stretches replaced by U+FFFD
+  // Line endings kept (each one CR in `bytes`). Outside a bracketed paste each acts as
+  // Enter, so callers that promise "text, never keys" refuse such text (ops/send_text).
+  std::size_t line_breaks = 0;
 };
 
 // `bracketed`: wrap in ESC[200~ ... ESC[201~ (for a program that enabled mode 2004).

@@ -1,5 +1,5 @@
 // A command's raw output turned into plain text for a reader (the output `run_command`
-// returns, PRODUCT.md C6): what a person would have read on the screen, line by line,
+// returns, docs/api.md): what a person would have read on the screen, line by line,
 // without the escape sequences that drew it.
 //
 // The output is cut into text, controls and sequences by the screen's own tokenizer

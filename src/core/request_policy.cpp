@@ -93,18 +93,28 @@ bool is_wildcard_ip(std::string_view ip) {
                      [](unsigned char b) { return b == 0; });
 }
 
-bool host_allowed(std::string_view host_header, const ListenAddress& listen) {
+HostVerdict judge_host(std::string_view host_header, const ListenAddress& listen) {
   auto parsed = parse_host_header(host_header);
-  if (!parsed) return false;
+  if (!parsed) return HostVerdict::kForbidden;
+  bool localhost = iequals(parsed->host, "localhost");
+  auto host_ip = parse_ip(parsed->host);
+  if (!localhost && !host_ip) return HostVerdict::kForbidden;  // a name could be rebound to us
   // Browsers omit the port only for the scheme's default; wharf never assumes one.
   std::uint16_t port = parsed->port.value_or(80);
-  if (port != listen.port) return false;
-  if (iequals(parsed->host, "localhost")) return true;
-  auto host_ip = parse_ip(parsed->host);
-  if (!host_ip) return false;  // any other name could be rebound to us
-  if (is_wildcard_ip(listen.ip)) return !is_wildcard_ip(parsed->host);
-  auto bound = parse_ip(listen.ip);
-  return bound && *bound == *host_ip;
+  if (port != listen.port) return HostVerdict::kMisdirected;
+  if (localhost) return HostVerdict::kAllowed;
+  bool ours = false;
+  if (is_wildcard_ip(listen.ip)) {
+    ours = !is_wildcard_ip(parsed->host);
+  } else {
+    auto bound = parse_ip(listen.ip);
+    ours = bound && *bound == *host_ip;
+  }
+  return ours ? HostVerdict::kAllowed : HostVerdict::kMisdirected;
+}
+
+bool host_allowed(std::string_view host_header, const ListenAddress& listen) {
+  return judge_host(host_header, listen) == HostVerdict::kAllowed;
 }
 
 bool origin_allowed(std::string_view origin_header, std::string_view host_header) {
@@ -113,6 +123,96 @@ bool origin_allowed(std::string_view origin_header, std::string_view host_header
     return false;
   return iequals(origin_header.substr(0, kScheme.size()), kScheme) &&
          iequals(origin_header.substr(kScheme.size()), host_header);
+}
+
+namespace {
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// One round of percent-decoding; malformed escapes stay as they are.
+std::string percent_decoded(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size()) {
+      int high = hex_value(text[i + 1]);
+      int low = hex_value(text[i + 2]);
+      if (high >= 0 && low >= 0) {
+        out.push_back(static_cast<char>(high * 16 + low));
+        i += 2;
+        continue;
+      }
+    }
+    out.push_back(text[i]);
+  }
+  return out;
+}
+
+// `k` (wharf's own) or any name with `key` in it (api_key, wharf-key...), in any case.
+bool is_key_name(std::string_view name) {
+  if (iequals(name, "k")) return true;
+  for (std::size_t at = 0; at + 3 <= name.size(); ++at)
+    if (iequals(name.substr(at, 3), "key")) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string loggable_target(std::string_view target, std::string_view key) {
+  constexpr std::size_t kMaxLogged = 300;
+  constexpr std::string_view kRedacted = "[redacted]";
+  // Decoding twice catches a doubly encoded separator (`%253f`); more rounds would only
+  // matter to a client that hides the key from itself.
+  std::string text = percent_decoded(percent_decoded(target));
+
+  // Parameter values: a name ends at `=`, starts after a separator.
+  std::string out;
+  out.reserve(text.size());
+  std::size_t name_start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '?' || c == '&' || c == ';' || c == '#' || c == '/') {
+      out.push_back(c);
+      name_start = i + 1;
+      continue;
+    }
+    if (c == '=' && is_key_name(std::string_view(text).substr(name_start, i - name_start))) {
+      out.push_back(c);
+      out += kRedacted;
+      std::size_t end = text.find_first_of("?&;#/", i + 1);
+      i = (end == std::string::npos ? text.size() : end) - 1;
+      continue;
+    }
+    out.push_back(c);
+  }
+
+  // The key itself, wherever it stands (a path segment, a parameter of another name).
+  if (!key.empty()) {
+    for (std::size_t at = 0; at + key.size() <= out.size();) {
+      if (iequals(std::string_view(out).substr(at, key.size()), key)) {
+        out.replace(at, key.size(), kRedacted);
+        at += kRedacted.size();
+      } else {
+        ++at;
+      }
+    }
+  }
+
+  // A log line is one line: no control bytes a client could use to forge another.
+  for (char& c : out) {
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) c = '?';
+  }
+  if (out.size() > kMaxLogged) {
+    out.resize(kMaxLogged);
+    out += "...";
+  }
+  return out;
 }
 
 }  // namespace wharf::core

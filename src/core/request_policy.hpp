@@ -4,6 +4,9 @@
 // 127.0.0.1, so a request is served only when its Host names the port wharf bound and
 // either `localhost` or an IP literal wharf listens on. An IP literal cannot be rebound,
 // so when wharf listens on a wildcard address any literal with the right port is fine.
+// A refusal says which kind it is: a name that could be rebound (or a Host that is
+// missing or malformed) is forbidden; `localhost` or an IP literal that is simply not
+// this server (another port, another address) is a misdirected request (HTTP 421).
 //
 // Origin rule (cross-site WebSocket hijacking): browsers send Origin on WebSocket
 // handshakes and do not apply the same-origin policy to them, so the handshake must carry
@@ -34,7 +37,17 @@ bool is_ip_literal(std::string_view host);
 bool is_loopback_ip(std::string_view ip);
 bool is_wildcard_ip(std::string_view ip);
 
+enum class HostVerdict { kAllowed, kForbidden, kMisdirected };
+
+HostVerdict judge_host(std::string_view host_header, const ListenAddress& listen);
 bool host_allowed(std::string_view host_header, const ListenAddress& listen);
 bool origin_allowed(std::string_view origin_header, std::string_view host_header);
+
+// A request target as it may be written to a log: percent-escapes decoded (so `%3fk=`
+// reads as `?k=`), the value of every parameter named `k` or with `key` in its name (any
+// case, after `?`, `&`, `;`, `#` or `/`) replaced by `[redacted]`, every occurrence of `key`
+// itself (any case) replaced too, control bytes shown as `?`, and the whole cut to a few
+// hundred bytes. Whatever form a client chose to send the key in, it never reaches a log.
+std::string loggable_target(std::string_view target, std::string_view key);
 
 }  // namespace wharf::core

@@ -1,6 +1,6 @@
 // Shell integration marks (OSC 133, "semantic prompts") found in a session's output as
 // it streams past, so that `run_command` can tell where a command's output starts
-// (C), where it ends (D) and with which exit code (PRODUCT.md C6):
+// (C), where it ends (D) and with which exit code (docs/api.md):
 //
 //   ESC ] 133 ; A  prompt starts      ESC ] 133 ; C  the command's output starts
 //   ESC ] 133 ; B  command line starts ESC ] 133 ; D [; exit code]  the command ended

@@ -208,8 +208,9 @@ std::string Connection::finish(const ToolCall& call, const ToolResult& result) c
   std::string text = result.text.empty() && !result.structured.empty()
                          ? json::serialize(result.structured)
                          : result.text;
-  bool structured = std::string_view(version_) >= kStructuredSince &&
-                    !(result.is_error && result.structured.empty());
+  // A failure is text with isError: structuredContent, when a tool declares an output
+  // schema, must conform to it, and an error's fields do not (clients validate it).
+  bool structured = std::string_view(version_) >= kStructuredSince && !result.is_error;
   std::string line = result_response(
       call.id, call_result(capped_text(std::move(text)), structured ? &result.structured : nullptr,
                            result.is_error));

@@ -24,7 +24,7 @@ json::object tool_entry(const ToolSpec& tool, std::string_view protocol_version)
   annotations["readOnlyHint"] = tool.read_only;
   annotations["destructiveHint"] = tool.destructive;
   annotations["idempotentHint"] = tool.idempotent;
-  annotations["openWorldHint"] = false;
+  annotations["openWorldHint"] = tool.open_world;
   entry["annotations"] = std::move(annotations);
   return entry;
 }

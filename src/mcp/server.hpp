@@ -27,11 +27,12 @@ struct ToolSpec {
   // When set, structuredContent of every successful result must conform to it; sent to
   // clients of 2025-06-18 and later only (older ones have no structured results).
   std::optional<boost::json::object> output_schema;
-  // Annotations (untrusted hints for the client). wharf's tools touch only wharf's own
-  // sessions, so openWorldHint is always false.
+  // Annotations (untrusted hints for the client). open_world: the tool reaches beyond
+  // wharf's own sessions (run_command runs whatever shell command it is given).
   bool read_only = false;
   bool destructive = false;
   bool idempotent = false;
+  bool open_world = false;
 };
 
 struct ServerInfo {

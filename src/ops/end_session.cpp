@@ -9,7 +9,7 @@ namespace json = boost::json;
 namespace {
 
 asio::awaitable<Answer> run(Context& context, const json::object& args) {
-  Arguments a(args, {"session"});
+  Arguments a(args, "end_session");
   auto session = a.session(context, core::Access::kEnd);
   if (!a) co_return a.error();
   core::SessionId id = session->id();
@@ -32,6 +32,10 @@ const Operation kEndSession{
     .input_schema = R"({"type":"object","properties":{
       "session":{"type":"integer","minimum":1,"description":"The session's id."}},
       "required":["session"],"additionalProperties":false})",
+    .output_schema = R"({"type":"object","properties":{
+      "session":{"type":"integer"},
+      "ending":{"type":"boolean","description":"Always true: the session is being ended."}},
+      "required":["session","ending"]})",
     .destructive = true,
     .idempotent = true,
     .run = run,

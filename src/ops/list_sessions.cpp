@@ -10,7 +10,7 @@ namespace json = boost::json;
 namespace {
 
 asio::awaitable<Answer> run(Context& context, const json::object& args) {
-  Arguments a(args, {});
+  Arguments a(args, "list_sessions");
   if (!a) co_return a.error();
   json::array rows;
   for (const core::SessionEntry* e : context.sessions.registry().entries()) {
@@ -60,6 +60,24 @@ const Operation kListSessions{
         "kind), its directory, who started it, and whether run_command works in it "
         "(shell_integration).",
     .input_schema = R"({"type":"object","properties":{},"additionalProperties":false})",
+    .output_schema = R"({"type":"object","properties":{
+      "sessions":{"type":"array","items":{"type":"object","properties":{
+        "id":{"type":"integer"},
+        "name":{"type":"string"},
+        "entry":{"type":"string","description":"The catalog entry it runs, e.g. bash, claude."},
+        "kind":{"type":"string","enum":["shell","agent","action"]},
+        "status":{"type":"string","enum":["running","ending"]},
+        "pid":{"type":"integer"},
+        "cwd":{"type":"string"},
+        "created":{"type":"integer","description":"Start time, ms since the epoch."},
+        "exit_code":{"type":"null"},
+        "driver":{"type":["integer","null"],"description":"The browser window typing into it."},
+        "windows":{"type":"integer","description":"Browser windows showing it."},
+        "creator":{"type":"string","description":"Who started it: key, or session:ID."},
+        "shared_shell":{"type":"boolean"},
+        "shell_integration":{"type":"boolean","description":"run_command works here."}},
+        "required":["id","name","entry","kind","status","cwd","shared_shell","shell_integration"]}}},
+      "required":["sessions"]})",
     .read_only = true,
     .idempotent = true,
     .run = run,

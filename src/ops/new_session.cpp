@@ -11,18 +11,17 @@ namespace json = boost::json;
 namespace {
 
 asio::awaitable<Answer> run(Context& context, const json::object& args) {
-  // parse_launch_request refuses command-like fields by name; size is read here.
+  // parse_launch_request refuses command-like fields by name, with a reason, before the
+  // schema would call them merely unknown; the schema checks the rest, size included.
   json::object launch = args;
   launch.erase("cols");
   launch.erase("rows");
-  Arguments size_args(
-      args, {"kind", "entry", "agent", "shell", "cwd", "env", "prompt", "name", "title", "cols",
-             "rows", "command", "cmd", "args", "argv", "exec", "program"});
-  auto cols = size_args.integer("cols", 1, 500);
-  auto rows = size_args.integer("rows", 1, 300);
-  if (!size_args) co_return size_args.error();
   auto request = core::parse_launch_request(launch);
   if (!request) co_return request.error();
+  Arguments a(args, "new_session");
+  auto cols = a.integer("cols");
+  auto rows = a.integer("rows");
+  if (!a) co_return a.error();
   core::LaunchRequest& l = request.value();
   app::StartRequest start{.kind = l.kind,
                           .entry = l.entry,
@@ -54,15 +53,19 @@ const Operation kNewSession{
     .name = "new_session",
     .title = "Start a session",
     .description =
-        "Starts a new terminal session running an entry of wharf's catalog: a shell "
-        "(kind 'shell', entry 'bash' or 'zsh'), an agent (kind 'agent', entry 'claude', "
-        "'codex', 'opencode'...) or an action the operator defined. There is no command "
+        "Starts a new terminal session running an entry of wharf's catalog (list_entries "
+        "lists them): a shell (kind 'shell', entry 'bash' or 'zsh'), an agent (kind "
+        "'agent', entry 'claude', 'codex', 'opencode'...) or an action the operator "
+        "defined. There is no command "
         "field: to run a command, start a shell and use run_command. Optional: cwd (inside "
         "the workspace), env (an object of NAME: value), prompt (an agent's first message), "
         "name. Answers the new session's id.",
     .input_schema = R"({"type":"object","properties":{
       "kind":{"type":"string","enum":["shell","agent","action"],"description":"What to start; with entry."},
-      "entry":{"type":"string","description":"The catalog entry's name, e.g. bash, claude."},
+      "entry":{"type":"string","description":"The catalog entry's name, e.g. bash, claude (list_entries lists them)."},
+      "agent":{"type":"string","description":"Short for kind agent and this entry."},
+      "shell":{"type":"string","description":"Short for kind shell and this entry."},
+      "title":{"type":"string","description":"The same as name."},
       "cwd":{"type":"string","description":"Directory inside the workspace (relative or absolute)."},
       "env":{"type":"object","additionalProperties":{"type":"string"},"description":"Environment variables for this session: {\"NAME\": \"value\"}."},
       "prompt":{"type":"string","description":"First message, for agents that take one."},
@@ -70,6 +73,13 @@ const Operation kNewSession{
       "cols":{"type":"integer","minimum":1,"maximum":500},
       "rows":{"type":"integer","minimum":1,"maximum":300}},
       "additionalProperties":false})",
+    .output_schema = R"({"type":"object","properties":{
+      "session":{"type":"integer","description":"The new session's id."},
+      "name":{"type":"string"},
+      "entry":{"type":"string"},
+      "pid":{"type":"integer"},
+      "cwd":{"type":"string"}},
+      "required":["session","name","entry","pid","cwd"]})",
     .run = run,
     .render_text = render,
 };

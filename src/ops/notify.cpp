@@ -11,18 +11,10 @@ namespace json = boost::json;
 namespace {
 
 asio::awaitable<Answer> run(Context& context, const json::object& args) {
-  Arguments a(args, {"session", "state"});
-  auto state = a.text("state", 16, true);
-  core::Activity activity = core::Activity::kIdle;
-  if (a && state) {
-    if (*state == "waiting") {
-      activity = core::Activity::kWaiting;
-    } else if (*state == "finished") {
-      activity = core::Activity::kFinished;
-    } else {
-      a.fail(bad_argument("'state' is \"waiting\" or \"finished\""));
-    }
-  }
+  Arguments a(args, "notify");
+  auto state = a.text("state");
+  core::Activity activity =
+      state == "waiting" ? core::Activity::kWaiting : core::Activity::kFinished;
   std::shared_ptr<app::Session> session;
   if (a.has("session")) {
     session = a.session(context, core::Access::kDrive);
@@ -59,6 +51,10 @@ const Operation kNotify{
       "state":{"type":"string","enum":["waiting","finished"]},
       "session":{"type":"integer","minimum":1,"description":"Default: the caller's own session."}},
       "required":["state"],"additionalProperties":false})",
+    .output_schema = R"({"type":"object","properties":{
+      "session":{"type":"integer"},
+      "state":{"type":"string","enum":["waiting","finished"]}},
+      "required":["session","state"]})",
     .idempotent = true,
     .run = run,
     .render_text = render,

@@ -1,6 +1,11 @@
 // read_screen: the screen of a session as text (what a person sees now), with recent
 // scrollback on request; or, given `since` (the `seq` an earlier read answered), only the
 // rows that changed, so a program polling a screen reads little.
+//
+// A screen is mostly blank below its last line of content, and those rows say nothing:
+// `lines` stops at the last row with text, `shown_rows` says how many rows that is, and
+// `rows` how many the screen has (rows past shown_rows are blank). Answers to `since` are
+// exact: a row that changed to blank is listed, with text "".
 #include <boost/json.hpp>
 
 #include "ops/arguments.hpp"
@@ -8,8 +13,6 @@
 namespace wharf::ops {
 namespace json = boost::json;
 namespace {
-
-constexpr std::int64_t kMaxScrollback = 2000;
 
 json::object screen_fields(const core::ScreenText& text) {
   return json::object{
@@ -24,9 +27,9 @@ json::object screen_fields(const core::ScreenText& text) {
 }
 
 asio::awaitable<Answer> run(Context& context, const json::object& args) {
-  Arguments a(args, {"session", "scrollback", "since"});
-  auto scrollback = a.integer("scrollback", 0, kMaxScrollback);
-  auto since = a.integer("since", 0, INT64_MAX);
+  Arguments a(args, "read_screen");
+  auto scrollback = a.integer("scrollback");
+  auto since = a.integer("since");
   auto session = a.session(context, core::Access::kRead);
   if (!a) co_return a.error();
   const core::Screen& screen = session->screen();
@@ -44,7 +47,11 @@ asio::awaitable<Answer> run(Context& context, const json::object& args) {
     answer["changed"] = std::move(rows);
   } else {
     answer["seq"] = screen.change_seq();
-    answer["lines"] = json::array(text.lines.begin(), text.lines.end());
+    std::size_t shown = text.lines.size();
+    while (shown > 0 && text.lines[shown - 1].empty()) --shown;
+    answer["shown_rows"] = shown;
+    answer["lines"] =
+        json::array(text.lines.begin(), text.lines.begin() + static_cast<std::ptrdiff_t>(shown));
   }
   if (scrollback)
     answer["scrollback"] = json::array(text.scrollback.begin(), text.scrollback.end());
@@ -76,9 +83,11 @@ const Operation kReadScreen{
     .name = "read_screen",
     .title = "Read a session's screen",
     .description =
-        "Reads what a session's terminal shows now, as text lines (trailing blanks trimmed), "
-        "with the cursor, size, title and whether a full-screen program's alternate screen "
-        "is on. scrollback adds up to that many earlier lines. The answer's seq can be passed "
+        "Reads what a session's terminal shows now, as text lines (trailing blanks trimmed, "
+        "and blank rows after the last line of text left out: shown_rows lines of the "
+        "screen's rows), with the cursor, size (cols, rows), title and whether a "
+        "full-screen program's alternate screen is on. scrollback adds up to that many earlier "
+        "lines. The answer's seq can be passed "
         "back as since: then only rows that changed come back (changed: [{row, text}]), after "
         "shifting your copy up by `scrolled` rows; full=true means every row is there.",
     .input_schema = R"({"type":"object","properties":{
@@ -86,6 +95,21 @@ const Operation kReadScreen{
       "scrollback":{"type":"integer","minimum":0,"maximum":2000,"description":"Earlier lines to include."},
       "since":{"type":"integer","minimum":0,"description":"seq from an earlier read: answer only what changed."}},
       "required":["session"],"additionalProperties":false})",
+    .output_schema = R"({"type":"object","properties":{
+      "session":{"type":"integer"},
+      "cols":{"type":"integer","description":"Columns of the screen."},
+      "rows":{"type":"integer","description":"Rows of the screen."},
+      "shown_rows":{"type":"integer","description":"Rows in lines: those after it are blank."},
+      "lines":{"type":"array","items":{"type":"string"},"description":"The screen's rows from the top, to the last that has text."},
+      "cursor":{"type":"object","properties":{"row":{"type":"integer"},"col":{"type":"integer"},"visible":{"type":"boolean"}},"required":["row","col","visible"]},
+      "title":{"type":"string"},
+      "alternate_screen":{"type":"boolean","description":"A full-screen program's screen is shown."},
+      "seq":{"type":"integer","description":"Pass back as since to read only what changed."},
+      "full":{"type":"boolean","description":"With since: every row is in changed."},
+      "scrolled":{"type":"integer","description":"With since: rows the screen moved up first."},
+      "changed":{"type":"array","items":{"type":"object","properties":{"row":{"type":"integer"},"text":{"type":"string"}},"required":["row","text"]}},
+      "scrollback":{"type":"array","items":{"type":"string"}}},
+      "required":["session","cols","rows","cursor","title","alternate_screen","seq"]})",
     .read_only = true,
     .idempotent = true,
     .run = run,

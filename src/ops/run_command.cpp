@@ -17,9 +17,7 @@ namespace wharf::ops {
 namespace json = boost::json;
 namespace {
 
-constexpr std::size_t kMaxCommandBytes = 16 * 1024;
 constexpr std::int64_t kDefaultTimeoutMs = 30'000;
-constexpr std::int64_t kMaxTimeoutMs = 3'600'000;
 constexpr std::int64_t kDefaultOutputBytes = 64 * 1024;
 // A shell that was just started gets this long to print its first prompt.
 constexpr auto kFirstPromptWait = std::chrono::seconds(15);
@@ -44,11 +42,11 @@ struct InFlight {
 };
 
 asio::awaitable<Answer> run(Context& context, const json::object& args) {
-  Arguments a(args, {"command", "session", "timeout_ms", "interrupt", "max_output_bytes"});
-  auto command = a.text("command", kMaxCommandBytes, true);
-  auto timeout_ms = a.integer("timeout_ms", 1, kMaxTimeoutMs).value_or(kDefaultTimeoutMs);
+  Arguments a(args, "run_command");
+  auto command = a.text("command");
+  auto timeout_ms = a.integer("timeout_ms").value_or(kDefaultTimeoutMs);
   bool interrupt = a.flag("interrupt").value_or(false);
-  auto max_output = a.integer("max_output_bytes", 1024, 1 << 20).value_or(kDefaultOutputBytes);
+  auto max_output = a.integer("max_output_bytes").value_or(kDefaultOutputBytes);
   if (a && command) {
     bool blank = command->find_first_not_of(" \t") == std::string::npos;
     bool controls = false;
@@ -187,13 +185,26 @@ const Operation kRunCommand{
         "Output beyond max_output_bytes keeps its beginning and end (truncated=true). For "
         "interactive programs use send_text, send_keys and wait_for instead.",
     .input_schema = R"({"type":"object","properties":{
-      "command":{"type":"string","description":"One command line, e.g. \"make test 2>&1 | tail -n 50\"."},
+      "command":{"type":"string","maxLength":16384,"description":"One command line as the shell reads it (quote arguments yourself), e.g. \"make test 2>&1 | tail -n 50\"; at most 16384 bytes, no newlines."},
       "session":{"type":"integer","minimum":1,"description":"A shell session's id; default: the shared shell."},
       "timeout_ms":{"type":"integer","minimum":1,"maximum":3600000,"description":"Default 30000."},
       "interrupt":{"type":"boolean","description":"On timeout, press C-c rather than leave the command running."},
       "max_output_bytes":{"type":"integer","minimum":1024,"maximum":1048576,"description":"Default 65536."}},
       "required":["command"],"additionalProperties":false})",
+    .output_schema = R"({"type":"object","properties":{
+      "session":{"type":"integer"},
+      "command":{"type":"string"},
+      "output":{"type":"string","description":"The command's output (stdout and stderr as the terminal showed them)."},
+      "exit_code":{"type":["integer","null"],"description":"null when it did not finish."},
+      "duration_ms":{"type":"integer"},
+      "timed_out":{"type":"boolean"},
+      "interrupted":{"type":"boolean"},
+      "truncated":{"type":"boolean","description":"Output beyond max_output_bytes was cut from the middle."},
+      "output_bytes":{"type":"integer"},
+      "session_ended":{"type":"boolean"}},
+      "required":["session","command","output","exit_code","duration_ms","timed_out","interrupted","truncated","output_bytes"]})",
     .destructive = true,
+    .open_world = true,
     .run = run,
     .render_text = render,
 };

@@ -11,8 +11,8 @@ namespace json = boost::json;
 namespace {
 
 asio::awaitable<Answer> run(Context& context, const json::object& args) {
-  Arguments a(args, {"session", "keys"});
-  std::vector<std::string> keys = a.texts("keys", 64, 32, true);
+  Arguments a(args, "send_keys");
+  std::vector<std::string> keys = a.texts("keys");
   auto session = a.session(context, core::Access::kDrive);
   if (!a) co_return a.error();
   const core::InputModes& modes = session->screen().modes();
@@ -46,9 +46,14 @@ const Operation kSendKeys{
         "or a single character. To type text, use send_text.",
     .input_schema = R"({"type":"object","properties":{
       "session":{"type":"integer","minimum":1,"description":"The session's id."},
-      "keys":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":64,
+      "keys":{"type":"array","items":{"type":"string","maxLength":32},"minItems":1,"maxItems":64,
               "description":"Key names, e.g. [\"C-c\"] or [\"Down\", \"Enter\"]."}},
       "required":["session","keys"],"additionalProperties":false})",
+    .output_schema = R"({"type":"object","properties":{
+      "session":{"type":"integer"},
+      "keys":{"type":"integer","description":"Keys pressed."},
+      "bytes":{"type":"integer","description":"Bytes written to the program."}},
+      "required":["session","keys","bytes"]})",
     .run = run,
     .render_text = render,
 };

@@ -15,9 +15,7 @@ namespace wharf::ops {
 namespace json = boost::json;
 namespace {
 
-constexpr std::size_t kMaxPatternBytes = 1024;
 constexpr std::int64_t kDefaultTimeoutMs = 30'000;
-constexpr std::int64_t kMaxTimeoutMs = 3'600'000;
 // A busy screen is searched at most this often.
 constexpr auto kSearchInterval = std::chrono::milliseconds(50);
 
@@ -28,10 +26,10 @@ std::string visible_text(const app::Session& session) {
 }
 
 asio::awaitable<Answer> run(Context& context, const json::object& args) {
-  Arguments a(args, {"session", "pattern", "idle_ms", "timeout_ms"});
-  auto pattern = a.text("pattern", kMaxPatternBytes);
-  auto idle_ms = a.integer("idle_ms", 10, kMaxTimeoutMs);
-  auto timeout_ms = a.integer("timeout_ms", 1, kMaxTimeoutMs).value_or(kDefaultTimeoutMs);
+  Arguments a(args, "wait_for");
+  auto pattern = a.text("pattern");
+  auto idle_ms = a.integer("idle_ms");
+  auto timeout_ms = a.integer("timeout_ms").value_or(kDefaultTimeoutMs);
   if (a && pattern.has_value() == idle_ms.has_value())
     a.fail(bad_argument("give exactly one of 'pattern' (a regular expression) and 'idle_ms'"));
   std::optional<std::regex> regex;
@@ -125,6 +123,16 @@ const Operation kWaitFor{
       "idle_ms":{"type":"integer","minimum":10,"maximum":3600000,"description":"Quiet time to wait for."},
       "timeout_ms":{"type":"integer","minimum":1,"maximum":3600000,"description":"Default 30000."}},
       "required":["session"],"additionalProperties":false})",
+    .output_schema = R"({"type":"object","properties":{
+      "session":{"type":"integer"},
+      "matched":{"type":"boolean","description":"With pattern: it was found."},
+      "match":{"type":"string","description":"The text that matched."},
+      "row":{"type":"integer","description":"The screen row where the match starts."},
+      "idle":{"type":"boolean","description":"With idle_ms: the session went quiet."},
+      "timed_out":{"type":"boolean"},
+      "session_ended":{"type":"boolean"},
+      "waited_ms":{"type":"integer"}},
+      "required":["session","timed_out","session_ended","waited_ms"]})",
     .read_only = true,
     .run = run,
     .render_text = render,

@@ -18,6 +18,7 @@ struct StatFields {
   char state = '?';
   pid_t parent = -1;
   pid_t session = -1;
+  unsigned long long start_time = 0;
 };
 
 // /proc/PID/stat is "pid (comm) state ppid pgrp session ..."; comm may contain spaces
@@ -50,6 +51,11 @@ std::optional<StatFields> read_stat(pid_t pid) {
   if (parent_ec != std::errc{} || !next_field() || !next_field()) return std::nullopt;
   auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), out.session);
   if (ec != std::errc{}) return std::nullopt;
+  // Sixteen fields on (tty_nr ... itrealvalue) is starttime: with the pid, it names one
+  // process for good, since a pid is reused but never at the same start time.
+  for (int i = 0; i < 16; ++i)
+    if (!next_field()) return out;
+  std::from_chars(rest.data(), rest.data() + rest.size(), out.start_time);
   return out;
 }
 
@@ -82,12 +88,27 @@ std::size_t signal_session(pid_t session_id, int signal) {
   return members.size();
 }
 
+std::vector<pid_t> all_processes() {
+  std::vector<pid_t> out;
+  DIR* proc = opendir("/proc");
+  if (proc == nullptr) return out;
+  while (dirent* entry = readdir(proc)) {
+    std::string_view name(entry->d_name);
+    pid_t pid = 0;
+    auto [ptr, ec] = std::from_chars(name.data(), name.data() + name.size(), pid);
+    if (ec == std::errc{} && ptr == name.data() + name.size()) out.push_back(pid);
+  }
+  closedir(proc);
+  return out;
+}
+
 std::vector<ProcessLink> process_ancestry(pid_t pid, std::size_t limit) {
   std::vector<ProcessLink> chain;
   while (pid > 1 && chain.size() < limit) {
     auto stat = read_stat(pid);
     if (!stat) break;
-    chain.push_back(ProcessLink{.pid = pid, .session = stat->session});
+    chain.push_back(
+        ProcessLink{.pid = pid, .session = stat->session, .start_time = stat->start_time});
     pid = stat->parent;
   }
   return chain;

@@ -17,8 +17,12 @@ std::size_t signal_session(pid_t session_id, int signal);
 
 struct ProcessLink {
   pid_t pid;
-  pid_t session;  // the process's session id (the pid of its session's leader)
+  pid_t session;                      // the process's session id (the pid of its session's leader)
+  unsigned long long start_time = 0;  // clock ticks after boot: with pid, one process
 };
+
+// Every pid in /proc now.
+std::vector<pid_t> all_processes();
 
 // `pid`, its parent, its parent's parent... up to (not including) init, at most `limit`
 // long; shorter when a process in the chain is gone.

@@ -18,23 +18,29 @@ asio::awaitable<Response> run_api_operation(const OperationCall& call, const Req
   // Whoever holds the key may use every session (core/ownership.hpp).
   ops::Context caller{*context.sessions, core::Caller{.kind = core::Caller::Kind::kKeyHolder}};
   auto answer = co_await ops::run_operation(call.name, caller, call.args);
-  co_return operation_response(answer, request);
+  Response response = operation_response(answer, request);
+  // A session made by POST /api/v1/sessions is a created resource: 201, and where it is.
+  if (answer && call.name == "new_session") {
+    response.result(http::status::created);
+    boost::system::error_code ec;
+    const auto* id = answer.value().if_contains("session");
+    auto number = id != nullptr ? id->to_number<std::int64_t>(ec) : std::int64_t{0};
+    if (id != nullptr && !ec)
+      response.set(http::field::location, "/api/v1/sessions/" + std::to_string(number));
+  }
+  co_return response;
 }
 
 Response store_upload(const Request& request, ServerContext& context) {
   if (context.uploads == nullptr)
-    return json_reply(http::status::not_found,
-                      R"({"ok":false,"code":"refused","error":"uploads are off"})"
-                      "\n",
-                      request);
+    return error_reply(http::status::not_found, "refused", "uploads are off", request);
   auto stored = context.uploads->store(request.body());
   if (!stored) {
     const core::Error& error = stored.error();
     http::status status = error.code == "too_large"          ? http::status::payload_too_large
                           : error.code == "unsupported_type" ? http::status::unsupported_media_type
                                                              : http::status::internal_server_error;
-    boost::json::object body{{"ok", false}, {"code", error.code}, {"error", error.message}};
-    return json_reply(status, boost::json::serialize(body) + "\n", request);
+    return error_reply(status, error.code, error.message, request);
   }
   const app::StoredUpload& upload = stored.value();
   spdlog::info("upload stored: {} ({} bytes, {})", upload.name, upload.bytes, upload.type);

@@ -1,7 +1,9 @@
 #include "server/api_routes.hpp"
 
+#include <array>
 #include <boost/json/parse.hpp>
 #include <charconv>
+#include <optional>
 
 namespace wharf::server {
 namespace json = boost::json;
@@ -53,75 +55,104 @@ http::status status_for_operation_error(std::string_view code) {
   return http::status::unprocessable_entity;
 }
 
+std::span<const ApiRouteSpec> api_v1_routes() {
+  using A = ApiRouteSpec::Arguments;
+  using http::verb;
+  static constexpr std::array kRoutes{
+      ApiRouteSpec{verb::get, "entries", "list_entries", A::kNone},
+      ApiRouteSpec{verb::get, "sessions", "list_sessions", A::kNone},
+      ApiRouteSpec{verb::post, "sessions", "new_session", A::kBody, http::status::created},
+      ApiRouteSpec{verb::delete_, "sessions/{session}", "end_session", A::kNone},
+      ApiRouteSpec{verb::get, "sessions/{session}/screen", "read_screen", A::kQuery},
+      ApiRouteSpec{verb::post, "sessions/{session}/keys", "send_keys", A::kBody},
+      ApiRouteSpec{verb::post, "sessions/{session}/text", "send_text", A::kBody},
+      ApiRouteSpec{verb::post, "sessions/{session}/wait", "wait_for", A::kBody},
+      ApiRouteSpec{verb::post, "sessions/{session}/run", "run_command", A::kBody},
+      ApiRouteSpec{verb::post, "sessions/{session}/notify", "notify", A::kBody},
+      ApiRouteSpec{verb::post, "run", "run_command", A::kBody},
+      ApiRouteSpec{verb::get, "openapi.json", "", A::kNone},
+      ApiRouteSpec{verb::get, "health", "", A::kNone},
+  };
+  return kRoutes;
+}
+
+namespace {
+
+// `path` against a route's template: nullopt when the shape differs; else the text in
+// the {session} place ("" when the template has none).
+std::optional<std::string_view> match_shape(std::string_view pattern, std::string_view path) {
+  std::string_view id;
+  for (;;) {
+    std::size_t p_end = pattern.find('/');
+    std::size_t s_end = path.find('/');
+    std::string_view p = pattern.substr(0, p_end);
+    std::string_view s = path.substr(0, s_end);
+    if (p == "{session}") {
+      id = s;
+    } else if (p != s) {
+      return std::nullopt;
+    }
+    if ((p_end == std::string_view::npos) != (s_end == std::string_view::npos)) return std::nullopt;
+    if (p_end == std::string_view::npos) return id;
+    pattern.remove_prefix(p_end + 1);
+    path.remove_prefix(s_end + 1);
+  }
+}
+
+}  // namespace
+
 ApiRoute route_api_v1(http::verb method, std::string_view path,
                       const std::vector<std::pair<std::string, std::string>>& query,
                       std::string_view body, bool body_is_json) {
-  bool get = method == http::verb::get;
-  bool post = method == http::verb::post;
+  const ApiRouteSpec* chosen = nullptr;
+  std::string allow;
+  std::optional<std::int64_t> session;
+  for (const ApiRouteSpec& route : api_v1_routes()) {
+    auto id_text = match_shape(route.path, path);
+    if (!id_text) continue;
+    if (route.path.find("{session}") != std::string_view::npos) {
+      session = session_id(*id_text);
+      if (!session)
+        return refusal(http::status::bad_request, "bad_argument",
+                       "a session is named by its id, a positive integer");
+    }
+    allow += (allow.empty() ? "" : ", ") + std::string(http::to_string(route.method));
+    if (route.method == method && chosen == nullptr) chosen = &route;
+  }
+  if (allow.empty())
+    return refusal(http::status::not_found, "not_found", "no such API route (see docs/api.md)");
+  if (chosen == nullptr) return wrong_method(std::move(allow));
+  if (chosen->operation.empty())
+    return refusal(http::status::not_found, "not_found", "served by the router, not an operation");
 
-  // POST routes read their arguments from the body.
-  auto with_body = [&](std::string name, std::optional<std::int64_t> session) -> ApiRoute {
-    auto parsed = body_object(body, body_is_json);
-    if (auto* refused = std::get_if<ApiRefusal>(&parsed)) return std::move(*refused);
-    json::object args = std::move(std::get<json::object>(parsed));
-    if (session) {
-      if (args.contains("session"))
+  std::string name(chosen->operation);
+  json::object args;
+  switch (chosen->arguments) {
+    case ApiRouteSpec::Arguments::kNone:
+      break;
+    case ApiRouteSpec::Arguments::kQuery:
+      // Every parameter is an argument (text; integers are read from digits), checked by
+      // the operation against its own schema, which refuses an unknown one by name. The
+      // page's cols and rows are ignored; the session is the path's.
+      for (const auto& [key, value] : query) {
+        if (key == "session")
+          return refusal(http::status::bad_request, "bad_argument",
+                         "the session is named by the path, not the query");
+        if (key != "cols" && key != "rows") args[key] = value;
+      }
+      break;
+    case ApiRouteSpec::Arguments::kBody: {
+      auto parsed = body_object(body, body_is_json);
+      if (auto* refused = std::get_if<ApiRefusal>(&parsed)) return std::move(*refused);
+      args = std::move(std::get<json::object>(parsed));
+      if (session && args.contains("session"))
         return refusal(http::status::bad_request, "bad_argument",
                        "the session is named by the path, not the body");
-      args["session"] = *session;
+      break;
     }
-    return OperationCall{std::move(name), std::move(args)};
-  };
-
-  if (path == "sessions") {
-    if (get) return OperationCall{"list_sessions", {}};
-    if (post) return with_body("new_session", std::nullopt);
-    return wrong_method("GET, POST");
   }
-  if (path == "run") {
-    if (post) return with_body("run_command", std::nullopt);
-    return wrong_method("POST");
-  }
-
-  constexpr std::string_view kSessions = "sessions/";
-  if (!path.starts_with(kSessions))
-    return refusal(http::status::not_found, "not_found", "no such API route (see docs/api.md)");
-  std::string_view rest = path.substr(kSessions.size());
-  std::string_view id_text = rest.substr(0, rest.find('/'));
-  std::string_view action = rest.size() > id_text.size() ? rest.substr(id_text.size() + 1) : "";
-  auto id = session_id(id_text);
-  if (!id)
-    return refusal(http::status::not_found, "no_session",
-                   "a session is named by its id, a positive integer");
-
-  if (action.empty()) {
-    if (method == http::verb::delete_) return OperationCall{"end_session", {{"session", *id}}};
-    return wrong_method("DELETE");
-  }
-  if (action == "screen") {
-    if (!get) return wrong_method("GET");
-    json::object args{{"session", *id}};
-    for (const auto& [name, value] : query) {
-      if (name == "scrollback" || name == "since") {
-        args[name] = value;  // read_screen checks that it is a number
-      } else if (name != "cols" && name != "rows") {
-        return refusal(http::status::bad_request, "bad_argument",
-                       "unknown query parameter (read_screen takes scrollback and since)");
-      }
-    }
-    return OperationCall{"read_screen", std::move(args)};
-  }
-  struct Action {
-    std::string_view path;
-    std::string_view operation;
-  };
-  for (Action a : {Action{"keys", "send_keys"}, Action{"text", "send_text"},
-                   Action{"wait", "wait_for"}, Action{"run", "run_command"}}) {
-    if (action != a.path) continue;
-    if (!post) return wrong_method("POST");
-    return with_body(std::string(a.operation), id);
-  }
-  return refusal(http::status::not_found, "not_found", "no such API route (see docs/api.md)");
+  if (session) args["session"] = *session;
+  return OperationCall{std::move(name), std::move(args)};
 }
 
 }  // namespace wharf::server

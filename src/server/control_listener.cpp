@@ -13,6 +13,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <istream>
+#include <string_view>
 
 #include "server/control_requests.hpp"
 
@@ -72,6 +73,15 @@ asio::awaitable<void> ControlListener::accept_loop() {
     if (getsockopt(socket.native_handle(), SOL_SOCKET, SO_PEERCRED, &peer, &len) != 0 ||
         peer.uid != geteuid()) {
       spdlog::warn("control socket: refused a connection from uid {}", peer.uid);
+      // One answer line before closing, so the refused `wharf` says why instead of
+      // "Broken pipe". Short enough for any socket buffer: the write never blocks.
+      boost::system::error_code ignored;
+      asio::write(socket,
+                  asio::buffer(std::string_view(
+                      R"({"ok":false,"code":"forbidden","error":"this wharf daemon belongs to )"
+                      R"(another user; only its own user may use its control socket"})"
+                      "\n")),
+                  ignored);
       continue;  // the socket closes as it goes out of scope
     }
     pid_t peer_pid = peer.pid;
@@ -94,9 +104,7 @@ asio::awaitable<void> ControlListener::accept_loop() {
 asio::awaitable<void> ControlListener::serve(local::socket socket, pid_t peer) {
   // Who is asking: a process inside a wharf session is that session; anything else of
   // this user is the user at a terminal. Decided from the kernel's word, once.
-  core::Caller caller{.kind = core::Caller::Kind::kLocalUser};
-  if (auto session = sessions_.session_of_process(peer))
-    caller = core::Caller{.kind = core::Caller::Kind::kSession, .session = *session};
+  core::Caller caller = sessions_.caller_of_process(peer);
   asio::streambuf buffer(kMaxControlRequestBytes);
   for (;;) {
     auto [ec, n] =

@@ -24,6 +24,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   // Carries out what the router decided for a program or upload route (api_endpoints.hpp,
   // mcp_endpoint.hpp); a page, a refusal or a WebSocket upgrade needs nothing more.
   boost::asio::awaitable<Response> carry_out(RouteDecision decision, const Request& request);
+  // After a refusal: stops sending, then reads and drops what the client still sends (for
+  // a bounded time and amount) so that closing does not reset the refusal away.
+  boost::asio::awaitable<void> drain();
 
   boost::beast::tcp_stream stream_;
   ServerContext& context_;

@@ -1,6 +1,6 @@
-// The HTTP API's view of launching (PRODUCT.md C2): what the router asks the running
-// daemon for. An interface so that the router stays a pure function of the request, and
-// its unit tests and fuzzer can answer with a fake.
+// The HTTP API's view of launching (docs/config.md, "The catalog"): what the router asks the
+// running daemon for. An interface so that the router stays a pure function of the request, and its
+// unit tests and fuzzer can answer with a fake.
 #pragma once
 
 #include <boost/json/object.hpp>

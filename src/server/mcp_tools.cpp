@@ -1,6 +1,5 @@
 #include "server/mcp_tools.hpp"
 
-#include <boost/json/parse.hpp>
 #include <cstdlib>
 
 #include "core/version.hpp"
@@ -14,8 +13,11 @@ constexpr std::string_view kInstructions =
     "wharf runs terminal sessions (shells and coding agents) that a person can watch live in "
     "a browser. Use run_command to run a shell command and get its output and exit code "
     "(in the shared shell unless you name a session); list_sessions, read_screen, "
-    "send_text, send_keys and wait_for to work with interactive programs; new_session and "
-    "end_session to start and stop them.";
+    "send_text, send_keys and wait_for to work with interactive programs; list_entries "
+    "then new_session to start one, end_session to stop it; notify to tell the person you "
+    "need them or are done. send_text types text only: Enter is pressed by submit=true or "
+    "send_keys Enter. A failed call answers isError with a message and its code in "
+    "brackets, e.g. [no_session].";
 
 }  // namespace
 
@@ -23,15 +25,18 @@ std::shared_ptr<const mcp::Server> wharf_mcp_server() {
   static const std::shared_ptr<const mcp::Server> kServer = [] {
     std::vector<mcp::ToolSpec> tools;
     for (const ops::Operation& op : ops::all_operations()) {
-      // The schemas are wharf's own source text: one that does not parse is a bug.
-      json::value schema = json::parse(op.input_schema);
+      // The operation's own schemas: the same that check its arguments.
+      std::optional<json::object> output;
+      if (!op.output_schema.empty()) output = ops::output_schema(op);
       tools.push_back(mcp::ToolSpec{.name = std::string(op.name),
                                     .title = std::string(op.title),
                                     .description = std::string(op.description),
-                                    .input_schema = schema.as_object(),
+                                    .input_schema = ops::input_schema(op),
+                                    .output_schema = std::move(output),
                                     .read_only = op.read_only,
                                     .destructive = op.destructive,
-                                    .idempotent = op.idempotent});
+                                    .idempotent = op.idempotent,
+                                    .open_world = op.open_world});
     }
     auto server = mcp::Server::create(std::move(tools),
                                       mcp::ServerInfo{.name = "wharf",
@@ -50,7 +55,8 @@ mcp::ToolResult tool_result(const core::Result<json::object>& answer, std::strin
     return mcp::ToolResult{
         .structured = {{"code", error.code.empty() ? "refused" : error.code},
                        {"error", error.message}},
-        .text = error.message,
+        .text =
+            "[" + (error.code.empty() ? std::string("refused") : error.code) + "] " + error.message,
         .is_error = true,
     };
   }

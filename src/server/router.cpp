@@ -3,6 +3,7 @@
 #include <boost/beast/websocket/rfc6455.hpp>
 #include <boost/json.hpp>
 #include <boost/url/parse.hpp>
+#include <cctype>
 #include <charconv>
 #include <optional>
 
@@ -42,9 +43,40 @@ Response make_response(http::status status, std::string_view content_type, std::
   return res;
 }
 
+// Programs talk to /api/... and /mcp: every refusal there is JSON (json_error), never a
+// page, whatever refused it (the Host rule, the key, an unknown route). Decided from the
+// raw target so that even a target wharf cannot parse is answered in the right form.
+bool is_program_target(std::string_view target) {
+  std::string_view path = target.substr(0, target.find_first_of("?#"));
+  return path == "/api" || path.starts_with("/api/") || path == "/mcp" || path.starts_with("/mcp/");
+}
+
+Response json_response(http::status status, const boost::json::object& body, const Request& req) {
+  return make_response(status, "application/json", boost::json::serialize(body) + "\n", req);
+}
+
+// The one shape of every refusal on the program paths (docs/api.md):
+// {"ok": false, "error": {"code": "...", "message": "..."}}.
+Response json_error(http::status status, std::string_view code, std::string_view message,
+                    const Request& req) {
+  return json_response(status, {{"ok", false}, {"error", {{"code", code}, {"message", message}}}},
+                       req);
+}
+
+enum class KeyCheck { kMissing, kWrong, kGood };
+
 // The refusal a person sees when a link has no key or an old one. It says where the
-// current link is found and never contains a key.
-Response key_refused(const Request& req) {
+// current link is found and never contains a key. A program gets 401 in JSON instead.
+Response key_refused(const Request& req, KeyCheck check) {
+  if (is_program_target(req.target())) {
+    Response res = check == KeyCheck::kMissing
+                       ? json_error(http::status::unauthorized, "no_key",
+                                    "send the key in X-Wharf-Key or Authorization: Bearer", req)
+                       : json_error(http::status::unauthorized, "wrong_key",
+                                    "the key is not this wharf's current key", req);
+    res.set(http::field::www_authenticate, R"(Bearer realm="wharf")");
+    return res;
+  }
   return make_response(http::status::forbidden, "text/html; charset=utf-8",
                        R"(<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>wharf: key needed</title>
@@ -63,20 +95,33 @@ add it to the address as <code>?k=KEY</code>.</p>
                        req);
 }
 
-Response host_refused(const Request& req) {
-  return make_response(http::status::forbidden, "text/plain; charset=utf-8",
-                       "wharf answers only requests addressed to the address and port it "
-                       "listens on (or localhost with that port).\n",
-                       req);
+// A name that could be rebound to us is forbidden (403); localhost or an address that is
+// simply not this server's (another port) is misdirected (421).
+Response host_refused(const Request& req, core::HostVerdict verdict) {
+  constexpr std::string_view kWhy =
+      "wharf answers only requests addressed to the address and port it listens on (or "
+      "localhost with that port)";
+  http::status status = verdict == core::HostVerdict::kMisdirected
+                            ? http::status::misdirected_request
+                            : http::status::forbidden;
+  if (is_program_target(req.target()))
+    return json_error(
+        status, verdict == core::HostVerdict::kMisdirected ? "misdirected" : "bad_host", kWhy, req);
+  return make_response(status, "text/plain; charset=utf-8", std::string(kWhy) + ".\n", req);
 }
 
 Response not_found(const Request& req) {
+  if (is_program_target(req.target()))
+    return json_error(http::status::not_found, "not_found", "no such route (see docs/api.md)", req);
   return make_response(http::status::not_found, "text/plain; charset=utf-8", "not found\n", req);
 }
 
 Response method_not_allowed(const Request& req, std::string_view allow) {
-  Response res = make_response(http::status::method_not_allowed, "text/plain; charset=utf-8",
-                               "method not allowed\n", req);
+  Response res = is_program_target(req.target())
+                     ? json_error(http::status::method_not_allowed, "bad_method",
+                                  "this route takes " + std::string(allow), req)
+                     : make_response(http::status::method_not_allowed, "text/plain; charset=utf-8",
+                                     "method not allowed\n", req);
   res.set(http::field::allow, allow);
   return res;
 }
@@ -84,6 +129,7 @@ Response method_not_allowed(const Request& req, std::string_view allow) {
 struct Target {
   std::string path;  // still percent-encoded: matched literally
   std::optional<std::string> key;
+  std::size_t key_count = 0;  // `k` given twice is refused: which one counts is ambiguous
   std::optional<std::int64_t> cols;
   std::optional<std::int64_t> rows;
   std::vector<std::pair<std::string, std::string>> params;  // decoded, the key left out
@@ -102,7 +148,10 @@ std::optional<Target> parse_target(std::string_view raw) {
   Target target;
   target.path = std::string(parsed->encoded_path());
   for (auto param : parsed->params()) {
-    if (param.key == "k") target.key = param.value;
+    if (param.key == "k") {
+      target.key = param.value;
+      ++target.key_count;
+    }
     if (param.key == "cols") target.cols = to_int(param.value);
     if (param.key == "rows") target.rows = to_int(param.value);
     if (param.key != "k") target.params.emplace_back(param.key, param.value);
@@ -110,10 +159,42 @@ std::optional<Target> parse_target(std::string_view raw) {
   return target;
 }
 
-bool has_key(const Request& req, const Target& target, const ServerContext& ctx) {
-  if (auto header = req.find(kKeyHeader); header != req.end())
-    return req.count(kKeyHeader) == 1 && core::keys_match(ctx.key, header->value());
-  return target.key && core::keys_match(ctx.key, *target.key);
+// The key in `Authorization: Bearer KEY`, if that is the scheme (any case, RFC 9110
+// 11.1); another scheme is not a wharf credential and is ignored.
+std::optional<std::string_view> bearer_token(std::string_view value) {
+  constexpr std::string_view kScheme = "bearer ";
+  if (value.size() < kScheme.size()) return std::nullopt;
+  for (std::size_t i = 0; i < kScheme.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(value[i])) != kScheme[i]) return std::nullopt;
+  std::string_view token = value.substr(kScheme.size());
+  while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
+  while (!token.empty() && token.back() == ' ') token.remove_suffix(1);
+  return token;
+}
+
+// The key may come as X-Wharf-Key, as Authorization: Bearer (what MCP clients send) or,
+// for links, as ?k=. A header form, when present, decides, and every header form sent
+// must hold the key; each comparison takes constant time.
+KeyCheck check_key(const Request& req, const Target& target, const ServerContext& ctx) {
+  bool sent = false;
+  bool good = true;
+  if (auto header = req.find(kKeyHeader); header != req.end()) {
+    sent = true;
+    good = req.count(kKeyHeader) == 1 && core::keys_match(ctx.key, header->value()) && good;
+  }
+  if (auto auth = req.find(http::field::authorization); auth != req.end()) {
+    if (auto token = bearer_token(auth->value())) {
+      sent = true;
+      good =
+          req.count(http::field::authorization) == 1 && core::keys_match(ctx.key, *token) && good;
+    }
+  }
+  if (!sent && target.key_count > 0) {
+    sent = true;
+    good = target.key_count == 1 && core::keys_match(ctx.key, *target.key);
+  }
+  if (!sent) return KeyCheck::kMissing;
+  return good ? KeyCheck::kGood : KeyCheck::kWrong;
 }
 
 bool is_read(const Request& req) {
@@ -134,15 +215,6 @@ Response serve_static(const Request& req, std::string_view name, const ServerCon
   // Revalidate every time: a new build must never mix with cached modules.
   res.set(http::field::cache_control, "no-cache");
   return res;
-}
-
-Response json_response(http::status status, const boost::json::object& body, const Request& req) {
-  return make_response(status, "application/json", boost::json::serialize(body) + "\n", req);
-}
-
-Response json_error(http::status status, std::string_view code, std::string_view message,
-                    const Request& req) {
-  return json_response(status, {{"ok", false}, {"code", code}, {"error", message}}, req);
 }
 
 // A request that changes something either carries no Origin (a program, not a page) or
@@ -212,27 +284,24 @@ Response serve_setting(const Request& req, const ServerContext& ctx, std::string
 
 }  // namespace
 
-Response plain_response(http::status status, std::string_view text, unsigned version,
-                        bool keep_alive) {
-  Response res{status, version};
-  add_common_headers(res);
-  res.set(http::field::content_type, "text/plain; charset=utf-8");
-  res.set(http::field::cache_control, "no-store");
-  res.keep_alive(keep_alive);
-  res.body() = std::string(text);
-  res.prepare_payload();
-  return res;
+bool holds_key(const Request& req, const ServerContext& ctx) {
+  auto target = parse_target(req.target());
+  return target && check_key(req, *target, ctx) == KeyCheck::kGood;
 }
 
 RouteDecision route_request(const Request& req, const ServerContext& ctx) {
   // The Host rule comes first: a rebound name gets nothing, not even static files.
   // Exactly one Host (RFC 9112 3.2): with two, a proxy and wharf might each read another.
   auto host = req.find(http::field::host);
-  if (req.count(http::field::host) != 1 || !core::host_allowed(host->value(), ctx.listen))
-    return host_refused(req);
+  if (req.count(http::field::host) != 1) return host_refused(req, core::HostVerdict::kForbidden);
+  if (auto verdict = core::judge_host(host->value(), ctx.listen);
+      verdict != core::HostVerdict::kAllowed)
+    return host_refused(req, verdict);
 
   auto target = parse_target(req.target());
   if (!target) {
+    if (is_program_target(req.target()))
+      return json_error(http::status::bad_request, "bad_request", "malformed request target", req);
     return make_response(http::status::bad_request, "text/plain; charset=utf-8",
                          "malformed request target\n", req);
   }
@@ -246,12 +315,14 @@ RouteDecision route_request(const Request& req, const ServerContext& ctx) {
 
   if (path == "/" || path == "/index.html") {
     if (!is_read(req)) return method_not_allowed(req, "GET, HEAD");
-    if (!has_key(req, *target, ctx)) return key_refused(req);
+    if (auto check = check_key(req, *target, ctx); check != KeyCheck::kGood)
+      return key_refused(req, check);
     return serve_page(req, ctx);
   }
 
   if (path == "/ws") {
-    if (!has_key(req, *target, ctx)) return key_refused(req);
+    if (auto check = check_key(req, *target, ctx); check != KeyCheck::kGood)
+      return key_refused(req, check);
     auto origin = req.find(http::field::origin);
     if (req.count(http::field::origin) != 1 ||
         !core::origin_allowed(origin->value(), host->value())) {
@@ -267,7 +338,15 @@ RouteDecision route_request(const Request& req, const ServerContext& ctx) {
   }
 
   if (path.starts_with("/api/")) {
-    if (!has_key(req, *target, ctx)) return key_refused(req);
+    // A liveness probe: answers without the key (a monitor should not need it) and tells
+    // nothing but that wharf is up and its version.
+    if (path == "/api/v1/health") {
+      if (!is_read(req)) return method_not_allowed(req, "GET, HEAD");
+      return json_response(http::status::ok,
+                           {{"ok", true}, {"version", std::string(core::kVersion)}}, req);
+    }
+    if (auto check = check_key(req, *target, ctx); check != KeyCheck::kGood)
+      return key_refused(req, check);
     if (path == "/api/status") {
       if (!is_read(req)) return method_not_allowed(req, "GET, HEAD");
       return serve_status(req, ctx);
@@ -294,6 +373,11 @@ RouteDecision route_request(const Request& req, const ServerContext& ctx) {
       return serve_setting(req, ctx, path == "/api/agent" ? "agent" : "cwd");
     }
     constexpr std::string_view kApiV1 = "/api/v1/";
+    if (path == "/api/v1/openapi.json") {
+      if (!is_read(req)) return method_not_allowed(req, "GET, HEAD");
+      if (ctx.api_description == nullptr) return not_found(req);
+      return json_response(http::status::ok, *ctx.api_description, req);
+    }
     if (path.starts_with(kApiV1)) {
       ApiRoute route = route_api_v1(req.method(), std::string_view(path).substr(kApiV1.size()),
                                     target->params, req.body(), content_is_json(req));
@@ -309,7 +393,8 @@ RouteDecision route_request(const Request& req, const ServerContext& ctx) {
   if (path == "/mcp") {
     // MCP's Streamable HTTP: the key in a header like every API call, and an Origin, when
     // one is sent, must be wharf's own (DNS rebinding is already stopped by the Host rule).
-    if (!has_key(req, *target, ctx)) return key_refused(req);
+    if (auto check = check_key(req, *target, ctx); check != KeyCheck::kGood)
+      return key_refused(req, check);
     if (!origin_acceptable(req, host->value()))
       return json_error(http::status::forbidden, "bad_origin",
                         "MCP requests are accepted only from this machine's clients", req);
@@ -337,6 +422,18 @@ Response operation_response(const core::Result<boost::json::object>& answer, con
 
 Response json_reply(http::status status, std::string body, const Request& req) {
   return make_response(status, "application/json", std::move(body), req);
+}
+
+Response error_reply(http::status status, std::string_view code, std::string_view message,
+                     const Request& req) {
+  return json_error(status, code, message, req);
+}
+
+Response error_reply(http::status status, std::string_view code, std::string_view message,
+                     unsigned version, bool keep_alive) {
+  Request req{http::verb::get, "/", version};
+  req.keep_alive(keep_alive);
+  return json_error(status, code, message, req);
 }
 
 }  // namespace wharf::server

@@ -5,7 +5,8 @@
 // Routes:   /static/<file>   page modules, stylesheet, icon, vendored xterm (no key)
 //           /                the page (key as ?k=)
 //           /ws              WebSocket upgrade (key as ?k=, Origin must be our own)
-//           /api/status      GET: JSON (key in X-Wharf-Key or ?k=)
+//           /api/status      GET: JSON (key in X-Wharf-Key, Authorization: Bearer or ?k=)
+//           /api/v1/health   GET: {"ok": true, "version"}, no key (a liveness probe)
 //           /api/dirs        GET: the default directory and suggestions inside the workspace
 //           /api/agent       POST {"agent": NAME}: what new sessions start (Origin, if sent,
 //           /api/cwd         POST {"cwd": DIR}: where they start         must be our own)
@@ -13,6 +14,11 @@
 //           /mcp             POST: MCP's Streamable HTTP (key in X-Wharf-Key, Origin checked)
 //           /api/stop        POST: stop the daemon (the page's power button)
 //           /api/upload      POST: an image for a session to read (the composer)
+//
+// Every refusal on /api/... and /mcp is JSON, {"ok": false, "error": {"code", "message"}},
+// with its status: 401 no or wrong key, 403 a foreign Origin or a rebindable Host, 421 a
+// Host that names another server, 404, 405 (with Allow), 413, 415, 431. The page and the
+// static files keep their own plain answers.
 #pragma once
 
 #include <boost/beast/http.hpp>
@@ -58,11 +64,19 @@ inline constexpr std::string_view kKeyHeader = "X-Wharf-Key";
 
 RouteDecision route_request(const Request& request, const ServerContext& context);
 
-// Responses the connection classes also need (cap reached, malformed request).
-Response plain_response(http::status status, std::string_view text, unsigned version,
-                        bool keep_alive);
+// Whether a request (its header is enough) carries the key in any accepted form:
+// X-Wharf-Key, Authorization: Bearer, or ?k=. The connection sizes body limits by it.
+bool holds_key(const Request& request, const ServerContext& context);
+
 // An operation's answer: 200 with its JSON, or the error's status (api_routes.hpp).
 Response operation_response(const core::Result<boost::json::object>& answer, const Request& req);
 Response json_reply(http::status status, std::string body, const Request& req);
+// A refusal in the JSON shape above.
+Response error_reply(http::status status, std::string_view code, std::string_view message,
+                     const Request& req);
+// The same, for the connection's answers made before a request was read whole (a header
+// or body over its limit, a malformed request): there is no request to answer in kind.
+Response error_reply(http::status status, std::string_view code, std::string_view message,
+                     unsigned version, bool keep_alive);
 
 }  // namespace wharf::server

@@ -2,6 +2,7 @@
 // composition root and shared read-only (by reference) with every session.
 #pragma once
 
+#include <boost/json/object.hpp>
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -23,8 +24,8 @@ struct StatusCounts {
   std::size_t attached = 0;
 };
 
-// Enough for 2,000 windows with room for HTTP requests beside them (PRODUCT.md's scale
-// target); each one's memory is bounded by the per-window output budget.
+// Enough for 2,000 windows with room for HTTP requests beside them (the scale
+// target in docs/performance.md); each one's memory is bounded by the per-window output budget.
 inline constexpr std::size_t kMaxConnections = 4096;
 // A window that answers no ping for this long is gone (a dead network). Generous on
 // purpose: a window that is alive but not reading (a suspended `wharf attach`, a laptop
@@ -44,6 +45,9 @@ struct ServerContext {
   std::size_t open_connections = 0;         // HTTP and WebSocket, for the connection cap
   std::chrono::seconds window_timeout = kDefaultWindowTimeout;  // WebSocket idle timeout
   bool keep_sessions = false;  // a stop leaves the sessions running (told to every window)
+  // GET /api/v1/openapi.json (server/openapi.hpp); null: 404. Handed in, so the router
+  // itself needs no operations (its fuzzer builds without them).
+  const boost::json::object* api_description = nullptr;
 };
 
 }  // namespace wharf::server

@@ -543,7 +543,11 @@ core::Result<RunStart> MetadataStore::begin_run(
       }
     }
   }
-  for (const auto& [run_id, session_id] : left) {
+  for (const auto& entry : left) {
+    // Plain names rather than a structured binding: clang 14 (the sanitizer build) cannot
+    // capture a binding in a lambda.
+    const auto run_id = entry.first;
+    const auto session_id = entry.second;
     auto event =
         run_sql(db_,
                 "INSERT INTO session_events (run_id, session_id, at, event) "

@@ -1,4 +1,4 @@
-// The metadata and lifecycle audit store (PRODUCT.md C10): one SQLite file recording
+// The metadata and lifecycle audit store (docs/architecture.md): one SQLite file recording
 // each daemon run, each session it started (who asked, what kind, which program, in
 // which directory, which environment NAMES it was given), renames, a later daemon taking
 // the session over, and how the session ended (exit code or signal, byte counts, whether

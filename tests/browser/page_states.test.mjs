@@ -16,7 +16,7 @@ before(async () => { browser = await launchBrowser(); });
 after(async () => { await browser?.close(); });
 
 // What a page logs while its daemon is away is expected in these tests.
-const expectedWhileDown = /WebSocket|status of 403|ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|api\/status|HTTP 403|\/ws\?/;
+const expectedWhileDown = /WebSocket|status of 40[13]|ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|api\/status|HTTP 40[13]|\/ws\?/;
 const unexpected = (page) => page.problems.filter((p) => !expectedWhileDown.test(p));
 
 // Records, inside the page, every moment the curtain was up.

@@ -1,8 +1,10 @@
 // Arbitrary Host and Origin headers: the rules must never crash, and a Host they accept
-// must name the bound port and either localhost or the bound address.
+// must name the bound port and either localhost or the bound address. The whole input as
+// a request target: what may be logged of it is one short line without the key.
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 #include "core/request_policy.hpp"
@@ -21,5 +23,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (lowered != "127.0.0.1" && lowered != "localhost") std::abort();
   }
   (void)wharf::core::origin_allowed(origin, host);
+
+  constexpr std::string_view kKey = "00017f80abcdefff1020304050607090";
+  std::string logged = wharf::core::loggable_target(input, kKey);
+  if (logged.size() > 310 || logged.find(kKey) != std::string::npos ||
+      logged.find('\n') != std::string::npos)
+    std::abort();
   return 0;
 }

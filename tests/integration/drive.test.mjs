@@ -5,7 +5,7 @@
 // --since, the shared shell, and who may drive what when the caller is inside a session.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDaemon, waitFor, wharfBin } from '../support/daemon.mjs';
@@ -41,8 +41,9 @@ async function newShell(d, shell = 'bash') {
   return Number(r.stdout.trim());
 }
 
+// `command` is a line for the shell (-c); after -- the words are an exact argv.
 async function runJson(d, session, command, extra = []) {
-  const r = await wharf(d, ['run', '--session', String(session), '--json', ...extra, '--', command]);
+  const r = await wharf(d, ['run', '--session', String(session), '--json', ...extra, '-c', command]);
   assert.ok(r.stdout.trim().startsWith('{'), `run printed no JSON (exit ${r.code}): ${r.stdout}\n${r.stderr}`);
   return { ...JSON.parse(r.stdout), code: r.code };
 }
@@ -57,7 +58,7 @@ describe('run_command', { concurrency: 2 }, () => {
   test('returns only the command\'s output and its exit status, in bash, with the user\'s startup files run', async (t) => {
     const d = await daemon(t);
     const id = await newShell(d);
-    const plain = await wharf(d, ['run', '--session', String(id), '--', "sh -c 'echo out; echo err >&2; exit 3'"]);
+    const plain = await wharf(d, ['run', '--session', String(id), '--', 'sh', '-c', 'echo out; echo err >&2; exit 3']);
     assert.equal(plain.code, 3, `${plain.stdout}\n${plain.stderr}`);
     assert.equal(plain.stdout, 'out\nerr\n', 'the output, without the echo of the command line');
     const json = await runJson(d, id, 'echo "$FROM_BASHRC $FROM_PROFILE"; (exit 7)');
@@ -78,6 +79,26 @@ describe('run_command', { concurrency: 2 }, () => {
     const clean = await runJson(d, id, 'echo clean-$((1+1))');
     assert.equal(clean.exit_code, 0, clean.output);
     assert.equal(clean.output, 'clean-2\n');
+  });
+
+  test('the words after -- are the exact argv: quoted for the shell, the exit status kept', async (t) => {
+    const d = await daemon(t);
+    for (const shell of ['bash', 'zsh']) {
+      const id = await newShell(d, shell);
+      const seven = await wharf(d, ['run', '--session', String(id), '--', 'sh', '-c', 'exit 7']);
+      assert.equal(seven.code, 7, `${shell}: ${seven.stdout}\n${seven.stderr}`);
+      const spaced = await wharf(d, ['run', '--session', String(id), '--', 'echo', 'a    b']);
+      assert.equal(spaced.code, 0, spaced.stderr);
+      assert.equal(spaced.stdout, 'a    b\n', shell);
+      // Nothing in a word is the shell's: no expansion, no second command, quotes kept.
+      const words = ['$HOME', "it's", '`id`;', '*', '', 'x|y'];
+      const literal = await wharf(d, ['run', '--session', String(id), '--', 'printf', '[%s]', ...words]);
+      assert.equal(literal.stdout, words.map((w) => `[${w}]`).join(''), shell);
+      // -c hands the shell a line as it is.
+      const line = await wharf(d, ['run', '--session', String(id), '-c', 'echo a | tr a b; exit_status_is() { return 3; }; exit_status_is']);
+      assert.equal(line.code, 3, line.stderr);
+      assert.equal(line.stdout, 'b\n');
+    }
   });
 
   test('works in zsh sessions too, with the user\'s zsh files run', async (t) => {
@@ -108,12 +129,12 @@ describe('run_command', { concurrency: 2 }, () => {
     const d = await daemon(t);
     const id = await newShell(d);
     const started = Date.now();
-    const slow = await wharf(d, ['run', '--session', String(id), '--timeout', '1', '--', 'sleep 5; echo slept']);
+    const slow = await wharf(d, ['run', '--session', String(id), '--timeout', '1', '-c', 'sleep 5; echo slept']);
     assert.equal(slow.code, 124, slow.stderr);
     assert.ok(Date.now() - started < 4500, 'answered at the timeout, not when the command ended');
     assert.match(slow.stderr, /timed out.*still running/);
     // Still running: another run is refused as busy, then the sleep finishes on screen.
-    const busy = await wharf(d, ['run', '--session', String(id), '--timeout', '2', '--', 'echo next']);
+    const busy = await wharf(d, ['run', '--session', String(id), '--timeout', '2', '--', 'echo', 'next']);
     assert.notEqual(busy.code, 0);
     assert.match(busy.stderr, /running a command/);
     await waitFor(async () => (await screenJson(d, id)).lines.includes('slept'), { timeout: 15000, what: 'the sleep to finish' });
@@ -128,11 +149,11 @@ describe('run_command', { concurrency: 2 }, () => {
   test('refuses sessions without shell integration, with a reason, and bad command lines', async (t) => {
     const d = await daemon(t);
     const sh = await newShell(d, 'sh');
-    const r = await wharf(d, ['run', '--session', String(sh), '--', 'echo hi']);
+    const r = await wharf(d, ['run', '--session', String(sh), '--', 'echo', 'hi']);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /no shell integration/);
     const bash = await newShell(d);
-    const multi = await wharf(d, ['run', '--session', String(bash), '--', 'echo a\necho b']);
+    const multi = await wharf(d, ['run', '--session', String(bash), '-c', 'echo a\necho b']);
     assert.equal(multi.code, 1);
     assert.match(multi.stderr, /one non-empty command line/);
     const missing = await wharf(d, ['run', '--session', '999', '--', 'true']);
@@ -154,7 +175,7 @@ describe('the shared shell', () => {
       return shared;
     }, { what: 'the shared shell' });
     assert.equal(shared.name, 'shared shell');
-    const r = await wharf(d, ['run', '--', 'echo from-$((40+2))']);
+    const r = await wharf(d, ['run', '-c', 'echo from-$((40+2))']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'from-42\n');
     // A window on it shows the command line and its output.
@@ -165,7 +186,7 @@ describe('the shared shell', () => {
     assert.match(w.lastSnapshot.text, /from-42/);
     assert.equal((await wharf(d, ['kill', String(shared.id)])).code, 0);
     await waitFor(async () => !JSON.parse((await wharf(d, ['ls', '--json'])).stdout).some((s) => s.id === shared.id), { what: 'the shell to end' });
-    const again = await wharf(d, ['run', '--', 'echo again']);
+    const again = await wharf(d, ['run', '--', 'echo', 'again']);
     assert.equal(again.code, 0, again.stderr);
     assert.equal(again.stdout, 'again\n');
     const sessions = JSON.parse((await wharf(d, ['ls', '--json'])).stdout);
@@ -222,6 +243,38 @@ describe('keys, text, waiting and reading', { concurrency: 2 }, () => {
     assert.equal(existsSync(marker), false, 'the injected command never ran');
   });
 
+  test('send-text: a line break is never Enter; without bracketed paste, multi-line text is refused whole', async (t) => {
+    const d = await daemon(t);
+    const id = await newShell(d);
+    await runJson(d, id, 'true');
+    // At bash's prompt bracketed paste is on: two lines go in as one paste and run nothing.
+    const marker = join(d.home, 'ran');
+    let r = await wharf(d, ['send-text', String(id), `echo first\ntouch ${marker}\n`, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).bracketed, true);
+    await waitFor(async () => (await screenJson(d, id)).lines.some((l) => l.includes(`touch ${marker}`)), { what: 'the pasted lines' });
+    assert.equal(existsSync(marker), false, 'a pasted line break did not press Enter');
+    await wharf(d, ['send-keys', String(id), 'C-e', 'C-u']);
+    // cat runs with bracketed paste off: a line break there would be Enter, so it is refused.
+    await wharf(d, ['send-text', String(id), 'cat', '--submit']);
+    await waitFor(async () => (await screenJson(d, id)).lines.some((l) => /[#$] cat$/.test(l)), { what: 'cat typed' });
+    // bash turns bracketed paste off as it starts cat, then all is quiet.
+    assert.equal((await wharf(d, ['wait', String(id), '--idle', '300', '--timeout', '10'])).code, 0);
+    r = await wharf(d, ['send-text', String(id), 'line-one\nline-two']);
+    assert.notEqual(r.code, 0, 'refused');
+    assert.match(r.stderr, /bracketed paste/);
+    r = await wharf(d, ['send-text', String(id), 'single-line', '--submit']);
+    assert.equal(r.code, 0, r.stderr);
+    await waitFor(async () => (await screenJson(d, id)).lines.filter((l) => l === 'single-line').length === 2, { what: 'cat echoing the line' });
+    const lines = (await screenJson(d, id)).lines;
+    assert.ok(!lines.some((l) => l.includes('line-one') || l.includes('line-two')), 'nothing of the refused text was typed');
+    // The same rule over HTTP: one path for every door.
+    const h = await httpGet(d, `/api/v1/sessions/${id}/text`, { method: 'POST', headers: { 'X-Wharf-Key': d.key, 'Content-Type': 'application/json' }, body: JSON.stringify({ text: 'a\r\nb' }) });
+    assert.equal(h.status, 422, h.body);
+    assert.equal(JSON.parse(h.body).error.code, 'needs_bracketed_paste');
+    await wharf(d, ['send-keys', String(id), 'C-d']);
+  });
+
   test('wait --for and --idle return when they should and time out when they should', async (t) => {
     const d = await daemon(t);
     const id = await newShell(d);
@@ -265,6 +318,16 @@ describe('keys, text, waiting and reading', { concurrency: 2 }, () => {
     assert.ok(changes.changed.length < first.rows, 'not every row');
     const none = await screenJson(d, id, ['--since', String(changes.seq)]);
     assert.deepEqual(none.changed, []);
+    // Blank rows below the content are not sent; the size says how many there are.
+    const whole = await screenJson(d, id);
+    assert.equal(whole.rows, 24);
+    assert.equal(whole.shown_rows, whole.lines.length);
+    assert.ok(whole.lines.length < whole.rows, `${whole.lines.length} lines of ${whole.rows}`);
+    assert.notEqual(whole.lines.at(-1), '', 'the last line sent has text');
+    // A row that turns blank is still reported to --since, exactly.
+    await runJson(d, id, 'clear');
+    const cleared = await screenJson(d, id, ['--since', String(whole.seq)]);
+    assert.ok(cleared.full || cleared.changed.some((c) => c.text === ''), JSON.stringify(cleared));
   });
 });
 
@@ -274,9 +337,9 @@ describe('/api/v1', () => {
     const key = { 'X-Wharf-Key': d.key };
     const json = { ...key, 'Content-Type': 'application/json' };
     let r = await httpGet(d, '/api/v1/sessions', {});
-    assert.equal(r.status, 403, 'no key');
+    assert.equal(r.status, 401, 'no key');
     r = await httpGet(d, '/api/v1/sessions', { method: 'POST', headers: json, body: JSON.stringify({ shell: 'bash' }) });
-    assert.equal(r.status, 200, r.body);
+    assert.equal(r.status, 201, r.body);
     const id = JSON.parse(r.body).session;
     r = await httpGet(d, `/api/v1/sessions/${id}/run`, { method: 'POST', headers: json, body: JSON.stringify({ command: 'echo api-$((1+1)); (exit 4)' }) });
     assert.equal(r.status, 200, r.body);
@@ -289,16 +352,74 @@ describe('/api/v1', () => {
     assert.ok(body.lines.includes('api-2'));
     r = await httpGet(d, `/api/v1/sessions/${id}/keys`, { method: 'POST', headers: json, body: JSON.stringify({ keys: ['Nope'] }) });
     assert.equal(r.status, 400);
-    assert.equal(JSON.parse(r.body).code, 'bad_key');
+    assert.equal(JSON.parse(r.body).error.code, 'bad_key');
     r = await httpGet(d, `/api/v1/sessions/${id}/keys`, { method: 'POST', headers: { ...json, Origin: 'http://evil.example' }, body: JSON.stringify({ keys: ['Enter'] }) });
     assert.equal(r.status, 403, 'a foreign Origin');
     r = await httpGet(d, '/api/v1/sessions', { method: 'POST', headers: json, body: JSON.stringify({ command: 'rm -rf /' }) });
     assert.equal(r.status, 400);
-    assert.match(JSON.parse(r.body).error, /no 'command' field/);
+    assert.match(JSON.parse(r.body).error.message, /no 'command' field/);
     r = await httpGet(d, '/api/v1/sessions/999/screen', { headers: key });
     assert.equal(r.status, 404);
     r = await httpGet(d, `/api/v1/sessions/${id}`, { method: 'DELETE', headers: key });
     assert.equal(r.status, 200);
+  });
+});
+
+describe('/api/v1/openapi.json', () => {
+  test('documents every route the daemon serves, and nothing it does not', async (t) => {
+    const d = await daemon(t);
+    const key = { 'X-Wharf-Key': d.key };
+    assert.equal((await httpGet(d, '/api/v1/openapi.json', {})).status, 401, 'the key, like all of /api');
+    const r = await httpGet(d, '/api/v1/openapi.json', { headers: key });
+    assert.equal(r.status, 200, r.body);
+    const doc = JSON.parse(r.body);
+    assert.equal(doc.openapi, '3.1.0');
+    const id = await newShell(d);
+    const methods = ['get', 'post', 'put', 'patch', 'delete'];
+    const calls = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const concrete = `/api/v1${path.replace('{session}', String(id))}`;
+      for (const method of methods) {
+        if (!(method in item)) {
+          // A method the document does not give is not served there.
+          const other = await httpGet(d, concrete, { method: method.toUpperCase(), headers: { ...key, 'Content-Type': 'application/json' }, body: method === 'get' ? undefined : '{}' });
+          assert.equal(other.status, 405, `${method} ${path} is undocumented but answered ${other.status}`);
+          continue;
+        }
+        calls.push({ method, path, concrete, op: item[method] });
+      }
+    }
+    assert.ok(calls.length >= 13, `${calls.length} documented operations`);
+    // Routes the router serves itself, outside the route table, are documented too.
+    const routerSource = readFileSync(new URL('../../src/server/router.cpp', import.meta.url), 'utf8');
+    const special = [...routerSource.matchAll(/"\/api\/v1(\/[a-z._]+)"/g)].map((m) => m[1]);
+    assert.ok(special.includes('/openapi.json'), special.join());
+    for (const path of special) assert.ok(doc.paths[path]?.get, `the router serves ${path}, undocumented`);
+    assert.deepEqual(doc.paths['/health'].get.security, [], 'health needs no key');
+    assert.equal((await httpGet(d, '/api/v1/health', {})).status, 200);
+    // Every documented route answers (with arguments it refuses, so nothing is changed;
+    // ending the session goes last).
+    calls.sort((a, b) => (a.method === 'delete') - (b.method === 'delete'));
+    for (const { method, path, concrete, op } of calls) {
+      const body = method === 'post' ? JSON.stringify({ probe_only: true }) : undefined;
+      const res = await httpGet(d, concrete, { method: method.toUpperCase(), headers: { ...key, 'Content-Type': 'application/json' }, body });
+      assert.ok(res.status !== 404 && res.status !== 405, `${method} ${path} answered ${res.status}: ${res.body}`);
+      if (method === 'post') {
+        assert.equal(res.status, 400, `${method} ${path}: ${res.body}`);
+        const { error } = JSON.parse(res.body);
+        assert.equal(error.code, 'bad_argument');
+        assert.match(error.message, /^unknown argument 'probe_only' \(known: /);
+        if (path === '/sessions') assert.doesNotMatch(error.message, /command|argv|exec|program/, 'forbidden fields are not offered');
+      } else {
+        assert.equal(res.status, 200, `${method} ${path}: ${res.body}`);
+        assert.ok(op.responses['200'], `${method} ${path} documents its answer`);
+      }
+      if (method !== 'post' || path !== '/sessions') continue;
+      // The one documented 201 is real: a session started over HTTP.
+      assert.ok(op.responses['201']);
+      const made = await httpGet(d, concrete, { method: 'POST', headers: { ...key, 'Content-Type': 'application/json' }, body: JSON.stringify({ shell: 'bash' }) });
+      assert.equal(made.status, 201, made.body);
+    }
   });
 });
 

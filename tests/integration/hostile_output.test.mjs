@@ -149,7 +149,7 @@ class Lab {
     const d = await startDaemon({ args: ['--config', this.config] });
     this.d = d;
     const r = await api(d, 'POST', '/api/v1/sessions', { shell: 'bash' });
-    assert.equal(r.status, 200, `starting the other session: ${r.body}`);
+    assert.equal(r.status, 201, `starting the other session: ${r.body}`);
     this.other = r.json.session;
     this.otherPids.push(r.json.pid);
     await waitForScreen(d, this.other, (lines) => lines.some((l) => /[$#]$/.test(l)), 'the other session\'s prompt', 15000);

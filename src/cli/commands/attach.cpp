@@ -1,4 +1,4 @@
-// `wharf attach ID [--state-dir DIR]`: this terminal becomes a window on session ID, as
+// `wharf attach SESSION [--state-dir DIR]`: this terminal becomes a window on SESSION, as
 // a browser tab is one (attach_client.cpp is the window). Refused before anything else
 // when stdin is not a terminal: there is nothing to put in raw mode and nobody to type.
 #include <unistd.h>
@@ -9,17 +9,18 @@
 #include "cli/attach_client.hpp"
 #include "cli/attach_connection.hpp"
 #include "cli/commands.hpp"
+#include "cli/control_client.hpp"
 
 namespace wharf::cli {
 namespace {
 
 struct AttachOptions {
   std::string state_dir;
-  std::int64_t id = 0;
+  std::string target;
 };
 
 constexpr const char* kAttachHelp =
-    R"(This terminal becomes a window on session ID, like a browser tab: the session's screen
+    R"(This terminal becomes a window on SESSION (an id or a name), like a browser tab: the session's screen
 is drawn here and what you type goes to its program. It never starts a session: an id
 that is not running is an error.
 
@@ -35,21 +36,25 @@ Leaving (detach, the session ending, the daemon going away) resets what the prog
 set on this terminal (alternate screen, cursor, mouse, bracketed paste, focus and key
 modes), restores its settings and prints why. Exit status: 0 after a detach or when the
 session ended, 1 on errors (no daemon, no such session, connection lost, a signal), 2
-when stdin is not a terminal.)";
+when stdin is not a terminal.
+
+Examples:
+  wharf attach 3
+  wharf attach -t build)";
 
 std::function<int()> setup_attach(CLI::App& verb) {
   auto o = std::make_shared<AttachOptions>();
   add_state_dir_option(verb, o->state_dir);
-  verb.add_option("id", o->id, "Session id (see `wharf ls`)")
-      ->required()
-      ->check(session_id_check());
+  add_target(verb, o->target);
   verb.footer(kAttachHelp);
   return [o] {
+    if (o->target.empty())
+      return usage_error("attach needs a session: an id or a name from `wharf ls`");
     if (isatty(STDIN_FILENO) != 1) {
       std::fprintf(stderr,
                    "wharf: attach needs a terminal on stdin; from a script, "
-                   "`wharf read-screen %lld` reads the session's screen\n",
-                   static_cast<long long>(o->id));
+                   "`wharf read-screen %s` reads the session's screen\n",
+                   o->target.c_str());
       return 2;
     }
     auto address = read_daemon_address(o->state_dir);
@@ -57,7 +62,9 @@ std::function<int()> setup_attach(CLI::App& verb) {
       std::fprintf(stderr, "wharf: %s\n", address.error().message.c_str());
       return 1;
     }
-    return run_attach_client(std::move(address.value()), o->id);
+    auto id = resolve_target(o->state_dir, o->target);
+    if (!id) return report_failure(id.error());
+    return run_attach_client(std::move(address.value()), id.value());
   };
 }
 

@@ -1,5 +1,5 @@
 // `wharf history [--json] [--limit N]`: past and present sessions, newest first, with how
-// each ended (PRODUCT.md C10): exited, ended, crashed (its host process died without
+// each ended (docs/hosts.md): exited, ended, crashed (its host process died without
 // saying how the program ended) or interrupted (no daemon re-attached it after a restart).
 // A session a later daemon re-attached keeps its first run; the table's RUN shows both
 // ("1→3"), --json lists each "reattached" event with the taking run as its detail.
@@ -81,15 +81,6 @@ std::optional<SessionSpec> parse_session_spec(std::string_view text) {
   auto id = positive_number(text.substr(colon + 1));
   if (!run || !id) return std::nullopt;
   return SessionSpec{.run_id = static_cast<std::int64_t>(*run), .session_id = *id};
-}
-
-// "2024-05-01T12:34:56.789Z": UTC, so a program reading --json needs no time zone.
-std::string iso_time(std::int64_t ms) {
-  std::time_t seconds = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&seconds, &tm);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", tm.tm_year + 1900, tm.tm_mon + 1,
-                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms % 1000);
 }
 
 // The table's "started": local time to the minute.
@@ -235,10 +226,11 @@ boost::json::object to_json(const store::SessionHistory& history) {
       {"program", row.program},
       {"cwd", row.cwd},
       {"env_names", std::move(env_names)},
-      {"owner", row.owner},
+      // The same names as `wharf ls --json` and list_sessions: who started it is the
+      // creator, and every time is milliseconds since the epoch.
+      {"creator", row.owner},
       {"status", row.status},
       {"created", row.created_at_ms},
-      {"started", iso_time(row.created_at_ms)},
       {"ended", optional(row.ended_at_ms)},
       {"exit_code", optional(row.exit_code)},
       {"signal", optional(row.signal)},
@@ -328,7 +320,7 @@ std::function<int()> setup_history(CLI::App& verb) {
                              "One JSON array, one object per session with its lifecycle events");
   verb.add_option("--limit", o->limit, "At most this many sessions, newest first")
       ->default_val(kDefaultLimit)
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1, 1'000'000));
   auto* session =
       verb.add_option("session", o->session,
                       "With --screen: the session, as ID (the newest run's) or RUN:ID")
@@ -344,6 +336,10 @@ std::function<int()> setup_history(CLI::App& verb) {
                                "Print the final screen kept for the session when it ended");
   screen->needs(session)->excludes(json);
   session->needs(screen);
+  verb.footer(R"(Examples:
+  wharf history
+  wharf history --limit 10 --json
+  wharf history 3 --screen        (or RUN:ID, as the table's RUN and ID columns show))");
   return [o] {
     auto paths = app::resolve_state_paths(
         o->state_dir.empty() ? std::nullopt : std::optional<std::filesystem::path>(o->state_dir));

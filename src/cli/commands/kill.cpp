@@ -1,5 +1,11 @@
-// `wharf kill ID`: ends a session (hang-up, terminate, then kill after a grace period).
+// `wharf kill SESSION...`: ends sessions (hang-up, terminate, then kill after a grace
+// period). Each SESSION is an id or a name; several may be given, positionally or as
+// repeated `-t SESSION`. Each is ended on its own: one that fails does not stop the rest,
+// and the exit status is 1 if any failed.
+#include <algorithm>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/control_client.hpp"
@@ -7,15 +13,35 @@
 namespace wharf::cli {
 namespace {
 
+struct KillOptions {
+  std::string state_dir;
+  std::vector<std::string> targets;
+};
+
 std::function<int()> setup_kill(CLI::App& verb) {
-  auto state_dir = std::make_shared<std::string>();
-  auto id = std::make_shared<std::int64_t>(0);
-  add_state_dir_option(verb, *state_dir);
-  verb.add_option("id", *id, "Session id (see `wharf ls`)")->required()->check(session_id_check());
-  return [state_dir, id] {
-    auto answer = call_operation(*state_dir, "end_session", {{"session", *id}});
-    if (!answer) return report_failure(answer.error());
-    return 0;
+  auto o = std::make_shared<KillOptions>();
+  add_state_dir_option(verb, o->state_dir);
+  verb.add_option("-t,--target", o->targets, "A session to end (repeatable)")
+      ->allow_extra_args(false);
+  verb.add_option("session", o->targets, "Sessions to end: ids or names, as `wharf ls` prints");
+  verb.footer(R"(Examples:
+  wharf kill 3
+  wharf kill 3 4 7
+  wharf kill -t "codex 4")");
+  return [o] {
+    if (o->targets.empty())
+      return usage_error("kill needs at least one session (an id or a name from `wharf ls`)");
+    int status = kExitOk;
+    for (const std::string& target : o->targets) {
+      auto id = resolve_target(o->state_dir, target);
+      if (!id) {
+        status = std::max(status, report_failure(id.error()));
+        continue;
+      }
+      auto answer = call_operation(o->state_dir, "end_session", {{"session", id.value()}});
+      if (!answer) status = std::max(status, report_failure(answer.error()));
+    }
+    return status;
   };
 }
 
@@ -23,7 +49,7 @@ std::function<int()> setup_kill(CLI::App& verb) {
 
 const Command kKillCommand{
     .name = "kill",
-    .summary = "End a session",
+    .summary = "End sessions",
     .setup = setup_kill,
 };
 

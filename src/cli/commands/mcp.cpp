@@ -87,8 +87,8 @@ std::function<int()> setup_mcp(CLI::App& verb) {
   add_state_dir_option(verb, *state_dir);
   verb.footer(
       "Add it to an agent's MCP servers, e.g. `claude mcp add wharf -- wharf mcp`. Tools: "
-      "list_sessions, new_session, end_session, read_screen, send_keys, send_text, "
-      "run_command, wait_for (docs/api.md).");
+      "list_entries, list_sessions, new_session, end_session, read_screen, send_keys, "
+      "send_text, run_command, wait_for, notify (docs/api.md, docs/mcp.md).");
   return [state_dir] {
     StdioServer server(*state_dir);
     return server.run();

@@ -31,6 +31,11 @@ std::function<int()> setup_new(CLI::App& verb) {
       ->allow_extra_args(false);
   verb.add_option("--prompt", o->prompt, "First message for the agent");
   verb.add_option("--name", o->name, "Tab name (default: what it runs and its id, like `codex 4`)");
+  verb.footer(R"(Examples:
+  wharf new                                  # the default entry (`wharf agent` shows it)
+  wharf new --agent claude --prompt 'fix the failing test'
+  wharf new --shell bash --cwd src --name build
+  wharf new --action dev --env PORT=8080)");
   return [o] {
     // Refused here already, so a typo never reaches the daemon; the daemon checks again.
     auto env = core::parse_env_specs(o->env);

@@ -1,4 +1,4 @@
-// `wharf notify waiting|finished [--session ID]`: lights the session's tab in every
+// `wharf notify waiting|finished [--session SESSION]`: lights the session's tab in every
 // window at once, for agents' hooks (Claude Code: a Notification hook running
 // `wharf notify waiting`, a Stop hook running `wharf notify finished`). Inside a session
 // it marks that session.
@@ -13,7 +13,7 @@ namespace {
 struct NotifyOptions {
   std::string state_dir;
   std::string state;
-  std::int64_t session = 0;
+  std::string session;
 };
 
 std::function<int()> setup_notify(CLI::App& verb) {
@@ -22,11 +22,18 @@ std::function<int()> setup_notify(CLI::App& verb) {
   verb.add_option("state", o->state, "waiting (you are needed) or finished (done)")
       ->required()
       ->check(CLI::IsMember({"waiting", "finished"}));
-  verb.add_option("--session", o->session, "Session id (default: the one this runs in)")
-      ->check(session_id_check());
+  verb.add_option("-t,--session", o->session,
+                  "The session, id or name (default: the one this runs in)");
+  verb.footer(R"(Examples:
+  wharf notify waiting
+  wharf notify finished -t build)");
   return [o] {
     boost::json::object args{{"state", o->state}};
-    if (o->session > 0) args["session"] = o->session;
+    if (!o->session.empty()) {
+      auto id = resolve_target(o->state_dir, o->session);
+      if (!id) return report_failure(id.error());
+      args["session"] = id.value();
+    }
     auto answer = call_operation(o->state_dir, "notify", std::move(args));
     if (!answer) return report_failure(answer.error());
     return 0;

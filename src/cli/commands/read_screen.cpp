@@ -1,4 +1,4 @@
-// `wharf read-screen ID [--scrollback N] [--since SEQ] [--json]`: the session's screen as
+// `wharf read-screen SESSION [--scrollback N] [--since SEQ] [--json]`: the session's screen as
 // text, from the daemon's screen model (what a window attaching now would see). --since
 // takes the `seq` an earlier --json read printed and prints only the rows changed since.
 #include <cstdio>
@@ -12,7 +12,7 @@ namespace {
 
 struct ReadOptions {
   std::string state_dir;
-  std::int64_t id = 0;
+  std::string target;
   std::int64_t scrollback = 0;
   std::int64_t since = -1;
   bool json = false;
@@ -21,18 +21,22 @@ struct ReadOptions {
 std::function<int()> setup_read_screen(CLI::App& verb) {
   auto o = std::make_shared<ReadOptions>();
   add_state_dir_option(verb, o->state_dir);
-  verb.add_option("id", o->id, "Session id (see `wharf ls`)")
-      ->required()
-      ->check(session_id_check());
+  add_target(verb, o->target);
   verb.add_option("--scrollback", o->scrollback, "Also print this many lines of scrollback")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number(0, 1'000'000));
   verb.add_option("--since", o->since,
                   "Only the rows changed since this seq (printed by an earlier --json read)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number(0, INT64_MAX));
   verb.add_flag("--json", o->json,
                 "JSON with lines, cursor, size, title, alternate_screen and seq");
+  verb.footer(R"(Examples:
+  wharf read-screen 3
+  wharf read-screen -t build --scrollback 200
+  wharf read-screen 3 --json | jq -r .seq)");
   return [o] {
-    boost::json::object args{{"session", o->id}};
+    auto id = resolve_target(o->state_dir, o->target);
+    if (!id) return report_failure(id.error());
+    boost::json::object args{{"session", id.value()}};
     if (o->scrollback > 0) args["scrollback"] = o->scrollback;
     if (o->since >= 0) args["since"] = o->since;
     auto answer = call_operation(o->state_dir, "read_screen", std::move(args));

@@ -1,6 +1,8 @@
-// `wharf send-text ID TEXT [--submit]`: types literal text into a session, as one
-// bracketed paste when the program asked for it; escape sequences and control characters
-// in TEXT are removed, so the text can never act as keys.
+// `wharf send-text SESSION TEXT [--submit]` (or `-t SESSION TEXT`): types literal text into a
+// session, as one bracketed paste when the program asked for it; escape sequences and control
+// characters in TEXT are removed, so the text can never act as keys: Enter comes only from
+// --submit, and text with line breaks is refused by the daemon when the program has not turned on
+// bracketed paste (docs/api.md, send_text).
 #include <cstdio>
 #include <memory>
 
@@ -12,8 +14,11 @@ namespace {
 
 struct SendTextOptions {
   std::string state_dir;
-  std::int64_t id = 0;
-  std::string text;
+  std::string target;
+  // `SESSION TEXT`, or `TEXT` after -t: two single words, never a CLI11 list (which
+  // would take a text like "[a,b]" apart).
+  std::string first;
+  std::string second;
   bool submit = false;
   bool json = false;
 };
@@ -21,15 +26,26 @@ struct SendTextOptions {
 std::function<int()> setup_send_text(CLI::App& verb) {
   auto o = std::make_shared<SendTextOptions>();
   add_state_dir_option(verb, o->state_dir);
-  verb.add_option("id", o->id, "Session id (see `wharf ls`)")
-      ->required()
-      ->check(session_id_check());
-  verb.add_option("text", o->text, "The text (quote it)")->required();
+  add_target(verb, o->target, /*positional=*/false);
+  verb.add_option("session", o->first, "The session (id or name), unless -t names it")->required();
+  CLI::Option* text_given = verb.add_option("text", o->second, "The text (quote it)");
   verb.add_flag("--submit", o->submit, "Press Enter after the text");
   verb.add_flag("--json", o->json, "Print what was sent as JSON (bytes, bracketed, removed)");
-  return [o] {
+  verb.footer(R"(Examples:
+  wharf send-text 3 'make test' --submit
+  wharf send-text -t build 'git status' --submit
+  printf 'line one\nline two' | xargs -0 wharf send-text 3)");
+  return [o, text_given] {
+    std::string target = o->target.empty() ? o->first : o->target;
+    std::string text = o->target.empty() ? o->second : o->first;
+    if (!o->target.empty() && text_given->count() > 0)
+      return usage_error("send-text takes the text as one argument: quote it");
+    if (o->target.empty() && text_given->count() == 0)
+      return usage_error("send-text needs the text after the session");
+    auto id = resolve_target(o->state_dir, target);
+    if (!id) return report_failure(id.error());
     auto answer = call_operation(o->state_dir, "send_text",
-                                 {{"session", o->id}, {"text", o->text}, {"submit", o->submit}});
+                                 {{"session", id.value()}, {"text", text}, {"submit", o->submit}});
     if (!answer) return report_failure(answer.error());
     if (o->json) std::printf("%s\n", boost::json::serialize(answer.value().at("result")).c_str());
     return 0;

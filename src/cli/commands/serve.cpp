@@ -11,7 +11,8 @@ std::function<int()> setup_serve(CLI::App& verb) {
   auto options = std::make_shared<DaemonOptions>();
   auto state_dir = std::make_shared<std::string>();
   verb.add_option("--port", options->port, "TCP port to listen on; 0 picks a free one [7373]")
-      ->envname("WHARF_PORT");
+      ->envname("WHARF_PORT")
+      ->check(whole_number(0, 65535));
   verb.add_option("--listen", options->listen,
                   "Address to listen on; anything but loopback is reachable from other "
                   "machines [127.0.0.1]")
@@ -29,16 +30,17 @@ std::function<int()> setup_serve(CLI::App& verb) {
       ->envname("WHARF_AGENT");
   verb.add_option("--max-sessions", options->max_sessions, "Most live sessions at once [8]")
       ->envname("WHARF_MAX_SESSIONS")
-      ->check(CLI::Range(1, 10000));
+      ->check(whole_number(1, 10000));
   verb.add_option("--idle-expiry", options->idle_expiry_seconds,
                   "End a session nobody watched and that printed nothing for this many "
                   "seconds (0: never) [0]")
-      ->envname("WHARF_IDLE_EXPIRY");
+      ->envname("WHARF_IDLE_EXPIRY")
+      ->check(whole_number(0, UINT32_MAX));
   verb.add_option("--window-timeout", options->window_timeout_seconds,
                   "Drop a window that answers no ping for this many seconds (a dead "
                   "network); a window that only stops reading costs its flow budget [300]")
       ->envname("WHARF_WINDOW_TIMEOUT")
-      ->check(CLI::Range(10, 7 * 24 * 3600));
+      ->check(whole_number(10, 7 * 24 * 3600));
   verb.add_flag(
           "--shared-shell{true}", options->shared_shell,
           "Keep a shell session, named \"shared shell\", that `wharf run` and run_command use "
@@ -55,6 +57,15 @@ std::function<int()> setup_serve(CLI::App& verb) {
                   "trace, debug, info, warn, error or off [info]")
       ->envname("WHARF_LOG_LEVEL")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
+  verb.add_option("--log-format", options->log_format,
+                  "text (coloured on a terminal unless NO_COLOR is set) or json (one object "
+                  "per line: time, level, msg) [text]")
+      ->envname("WHARF_LOG_FORMAT")
+      ->check(CLI::IsMember({"text", "json"}));
+  verb.footer(R"(Examples:
+  wharf serve                                # this directory, http://127.0.0.1:7373
+  wharf serve --workspace ~/src --agent claude
+  wharf serve --port 0 --log-format json 2>wharf.log)");
   return [options, state_dir] {
     if (!state_dir->empty()) options->state_dir = *state_dir;
     return run_daemon(*options);

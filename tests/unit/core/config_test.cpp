@@ -167,5 +167,13 @@ TEST(Config, PromptStyleIsChecked) {
       << "actions take no prompt";
 }
 
+TEST(Config, AllowEnvNamesVariables) {
+  auto parsed = parse_config("[sessions]\nallow_env = [\"PATH\", \"NODE_OPTIONS\"]\n", "c.toml");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(parsed.value().allow_env, (std::vector<std::string>{"PATH", "NODE_OPTIONS"}));
+  EXPECT_FALSE(parse_config("[sessions]\nallow_env = [\"NOT A NAME\"]\n", "c.toml"));
+  EXPECT_FALSE(parse_config("[sessions]\nallow_env = \"PATH\"\n", "c.toml"));
+}
+
 }  // namespace
 }  // namespace wharf::core

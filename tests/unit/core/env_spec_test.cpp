@@ -112,5 +112,34 @@ TEST(EnvLayers, SessionOverRepoOverMachineOverBase) {
                                            "REGION=session", "RUN=7", "TICKET=repo"}));
 }
 
+TEST(EnvDangerous, RequestsMayNotSetDangerousNamesUnlessAllowed) {
+  for (std::string_view name :
+       {"LD_PRELOAD", "LD_BIND_NOW", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS4", "SHELLOPTS",
+        "BASHOPTS", "IFS", "GCONV_PATH", "PYTHONSTARTUP", "NODE_OPTIONS", "PERL5OPT",
+        "GIT_SSH_COMMAND", "PATH"}) {
+    EnvList vars{{"SAFE", "1"}, {std::string(name), "x"}};
+    auto refused = check_request_env_names(vars, {});
+    ASSERT_FALSE(refused) << name;
+    EXPECT_EQ(refused.error().code, "bad_env");
+    EXPECT_NE(refused.error().message.find("allow_env"), std::string::npos);
+    EXPECT_EQ(refused.error().message.find("\"x\""), std::string::npos) << "never the value";
+    std::vector<std::string> allowed{std::string(name)};
+    EXPECT_TRUE(check_request_env_names(vars, allowed)) << name;
+    // Still refused from a repository, allowed or not.
+    EXPECT_FALSE(parse_env_file(std::string(name) + "=x\n", "f")) << name;
+  }
+  EXPECT_TRUE(
+      check_request_env_names(EnvList{{"LANG", "C"}, {"PATHS", "x"}, {"MY_PATH", "y"}}, {}));
+  std::vector<std::string> other{"PATH"};
+  EXPECT_FALSE(check_request_env_names(EnvList{{"BASH_ENV", "x"}}, other));
+}
+
+TEST(EnvDangerous, TheMachineLayerMaySetThem) {
+  EXPECT_TRUE(
+      check_env_layer(EnvList{{"PATH", "/opt/bin"}, {"LD_PRELOAD", "/x.so"}}, EnvLayer::kMachine));
+  EXPECT_TRUE(check_env_layer(EnvList{{"PATH", "/opt/bin"}}, EnvLayer::kSession))
+      << "the layer check alone leaves the decision to the request layer";
+}
+
 }  // namespace
 }  // namespace wharf::core

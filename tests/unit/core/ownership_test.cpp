@@ -114,5 +114,21 @@ TEST(Ownership, CreatorsAreComparedExactly) {
             "only use the sessions it started and the shared shell");
 }
 
+// A program wharf started whose session is not known (an orphan under the daemon) is
+// never the user: it may use no session, even one whose creator was never recorded.
+TEST(Ownership, AProgramOfNoKnownSessionMayUseNothingButTheSharedShell) {
+  const Caller stray{Caller::Kind::kSession, 0};
+  for (Access access : kAll) {
+    for (std::string_view creator : {"key", "local", "session:0", "session:2", ""}) {
+      auto status = may_access(stray, 5, creator, false, access);
+      ASSERT_FALSE(status) << creator;
+      EXPECT_EQ(status.error().code, "not_permitted");
+    }
+  }
+  EXPECT_TRUE(may_access(stray, 1, "key", true, Access::kDrive));
+  EXPECT_FALSE(may_access(stray, 1, "key", true, Access::kEnd));
+  EXPECT_EQ(describe(stray), "a program of no known session");
+}
+
 }  // namespace
 }  // namespace wharf::core

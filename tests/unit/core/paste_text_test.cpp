@@ -72,6 +72,64 @@ TEST(PasteText, EachKindOfSequenceGoesWhole) {
   EXPECT_EQ(encode_paste("a\x1b[?2004l\x1b[>4;1mb", false).bytes, "ab");
 }
 
+// One test per kind of sequence: each goes whole, and only it.
+TEST(PasteText, CsiGoesWhole) {
+  PastedText p = encode_paste("a\x1b[1;31mb\x1b[?2004lc", false);
+  EXPECT_EQ(p.bytes, "abc");
+  EXPECT_EQ(p.removed, 15u);
+}
+
+TEST(PasteText, OscGoesWholeToBelOrSt) {
+  EXPECT_EQ(encode_paste("a\x1b]0;title\x07"
+                         "b",
+                         false)
+                .bytes,
+            "ab");
+  EXPECT_EQ(encode_paste("a\x1b]52;c;ZWNobyBoaQ==\x1b\\b", false).bytes, "ab");
+}
+
+TEST(PasteText, DcsGoesWhole) {
+  PastedText p = encode_paste("a\x1bP1$r0m\x1b\\b", false);
+  EXPECT_EQ(p.bytes, "ab");
+  EXPECT_EQ(p.removed, 9u);
+}
+
+TEST(PasteText, ApcGoesWhole) {
+  EXPECT_EQ(encode_paste("a\x1b_Gf=100;AAAA\x1b\\b", false).bytes, "ab");
+}
+
+TEST(PasteText, PmGoesWhole) {
+  EXPECT_EQ(encode_paste("a\x1b^private\x1b\\b", false).bytes, "ab");
+}
+
+TEST(PasteText, SosGoesWhole) {
+  EXPECT_EQ(encode_paste("a\x1bXstring\x1b\\b", false).bytes, "ab");
+}
+
+TEST(PasteText, EightBitC1CsiAndOscGoWhole) {
+  // U+009B (CSI) with its parameters, and U+009D (OSC) to U+009C (ST).
+  PastedText p = encode_paste(
+      "a\xc2\x9b"
+      "31mb\xc2\x9d"
+      "0;t\xc2\x9c"
+      "c",
+      false);
+  EXPECT_EQ(p.bytes, "abc");
+  EXPECT_EQ(p.removed, 9u);
+}
+
+TEST(PasteText, CountsTheLineBreaksItKeeps) {
+  EXPECT_EQ(encode_paste("one line", false).line_breaks, 0u);
+  EXPECT_EQ(encode_paste("a\r\nb\nc\rd", false).line_breaks, 3u);
+  EXPECT_EQ(encode_paste("ls\n", true).line_breaks, 1u);
+  // A line break inside a sequence goes with it and is no Enter.
+  EXPECT_EQ(encode_paste("a\x1b]0;x\ny\x07"
+                         "b",
+                         false)
+                .line_breaks,
+            0u);
+}
+
 TEST(PasteText, ACancelledSequenceGoesToo) {
   PastedText p = encode_paste(
       "a\x1b[20\x18"

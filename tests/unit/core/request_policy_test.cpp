@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <string>
+
 namespace wharf::core {
 namespace {
 
@@ -58,6 +61,79 @@ TEST(OriginRule, AcceptsOnlyThePagesOwnOrigin) {
   EXPECT_FALSE(origin_allowed("", "127.0.0.1:7373"));
   EXPECT_FALSE(origin_allowed("http://127.0.0.1:7373/", "127.0.0.1:7373"));
   EXPECT_FALSE(origin_allowed("http://", ""));
+}
+
+TEST(HostRule, SaysWhetherARefusalIsForbiddenOrMisdirected) {
+  EXPECT_EQ(judge_host("127.0.0.1:7373", kLoopback), HostVerdict::kAllowed);
+  EXPECT_EQ(judge_host("localhost:7373", kLoopback), HostVerdict::kAllowed);
+  // Names could be rebound to us, and a malformed Host is no address at all.
+  EXPECT_EQ(judge_host("evil.example:7373", kLoopback), HostVerdict::kForbidden);
+  EXPECT_EQ(judge_host("evil.example:1", kLoopback), HostVerdict::kForbidden);
+  EXPECT_EQ(judge_host("", kLoopback), HostVerdict::kForbidden);
+  EXPECT_EQ(judge_host("127.0.0.1:7373x", kLoopback), HostVerdict::kForbidden);
+  // Our kind of address, but not this server: another port or address.
+  EXPECT_EQ(judge_host("127.0.0.1:1", kLoopback), HostVerdict::kMisdirected);
+  EXPECT_EQ(judge_host("127.0.0.1", kLoopback), HostVerdict::kMisdirected);
+  EXPECT_EQ(judge_host("localhost", kLoopback), HostVerdict::kMisdirected);
+  EXPECT_EQ(judge_host("127.0.0.2:7373", kLoopback), HostVerdict::kMisdirected);
+  EXPECT_EQ(judge_host("[::1]:7373", kLoopback), HostVerdict::kMisdirected);
+  const ListenAddress any{.ip = "0.0.0.0", .port = 9000};
+  EXPECT_EQ(judge_host("0.0.0.0:9000", any), HostVerdict::kMisdirected);
+  EXPECT_EQ(judge_host("myhost.lan:9000", any), HostVerdict::kForbidden);
+}
+
+constexpr std::string_view kKey = "00017f80abcdefff1020304050607090";
+
+TEST(LoggableTarget, KeepsWhatIsNoKey) {
+  EXPECT_EQ(loggable_target("/api/v1/sessions/3/screen?scrollback=10", kKey),
+            "/api/v1/sessions/3/screen?scrollback=10");
+  EXPECT_EQ(loggable_target("/static/main.js", kKey), "/static/main.js");
+  EXPECT_EQ(loggable_target("/a%20b", kKey), "/a b");
+}
+
+TEST(LoggableTarget, NoFormOfTheKeyReachesTheLog) {
+  const std::string key(kKey);
+  std::string upper = key;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::string encoded;
+  for (char c : key)
+    encoded += "%" + std::string(1, "0123456789ABCDEF"[(c >> 4) & 0xf]) +
+               std::string(1, "0123456789ABCDEF"[c & 0xf]);
+  const std::string other = "ffffffffffffffffffffffffffffffff";  // a wrong key tried
+  for (const std::string& target : {
+           "/?k=" + key,
+           "/?K=" + key,
+           "/?cols=80&k=" + key + "&rows=24",
+           "/?k=" + other + "&k=" + key,
+           "/;k=" + key,
+           "/api/status;k=" + key,
+           "/%3fk=" + key,
+           "/%3Fk%3D" + key,
+           "/%253fk=" + key,
+           "/#k=" + key,
+           "/?key=" + key,
+           "/?wharf_key=" + key,
+           "/?k=" + encoded,
+           "/" + key,
+           "/static/" + upper + "/x",
+           "/?q=" + key,
+           "/?k=" + other,
+           "/;K=" + other,
+       }) {
+    std::string logged = loggable_target(target, kKey);
+    EXPECT_EQ(logged.find(key), std::string::npos) << target << " -> " << logged;
+    EXPECT_EQ(logged.find(key.substr(0, 16)), std::string::npos) << target << " -> " << logged;
+    EXPECT_EQ(logged.find(upper.substr(0, 16)), std::string::npos) << target << " -> " << logged;
+    EXPECT_EQ(logged.find(other), std::string::npos) << target << " -> " << logged;
+    EXPECT_NE(logged.find("[redacted]"), std::string::npos) << target << " -> " << logged;
+  }
+}
+
+TEST(LoggableTarget, IsOneShortLine) {
+  std::string logged = loggable_target("/x%0d%0aFAKE LOG LINE\r\n" + std::string(5000, 'a'), kKey);
+  EXPECT_EQ(logged.find('\n'), std::string::npos);
+  EXPECT_EQ(logged.find('\r'), std::string::npos);
+  EXPECT_LE(logged.size(), 310u);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include <boost/json.hpp>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 
 #include "core/screen.hpp"
@@ -21,6 +22,11 @@ struct Fixture {
   TerminalSize size;
   std::string probe;
 };
+
+// gtest prints a parameter in test listings (ctest -N); the name, not its bytes.
+void PrintTo(const Fixture& fixture, std::ostream* out) {
+  *out << fixture.name;
+}
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

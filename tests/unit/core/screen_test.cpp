@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 
 namespace wharf::core {
@@ -16,6 +17,11 @@ struct Stream {
   std::string bytes;
   TerminalSize size{80, 24};
 };
+
+// gtest prints a parameter in test listings (ctest -N); the name, not its bytes.
+void PrintTo(const Stream& stream, std::ostream* out) {
+  *out << stream.name;
+}
 
 std::string numbered_lines(int n) {
   std::string out;

@@ -406,6 +406,17 @@ TEST_F(McpConnection, StructuredContentIsForVersionsThatKnowIt) {
             (json::object{{"rows", 24}}));
 }
 
+// A failure's fields are not the tool's answer: sent as structuredContent they would break
+// the outputSchema that clients check every structuredContent against.
+TEST_F(McpConnection, AFailedCallCarriesNoStructuredContent) {
+  initialize("2025-11-25");
+  json::object result = call(ToolResult{
+      .structured = {{"code", "no_session"}}, .text = "[no_session] gone", .is_error = true});
+  EXPECT_FALSE(result.contains("structuredContent"));
+  EXPECT_EQ(result.at("isError"), true);
+  EXPECT_EQ(result.at("content").at(0).at("text"), "[no_session] gone");
+}
+
 TEST_F(McpConnection, AFailedCallIsAResultWithIsError) {
   initialize();
   json::object result = call(ToolResult{.text = "no such session: zz", .is_error = true});

@@ -4,6 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "ops/operation.hpp"
+#include "server/openapi.hpp"
+
 namespace wharf::server {
 namespace {
 
@@ -56,9 +61,15 @@ TEST(ApiRoutes, TheSessionComesFromThePathOnly) {
   auto r = refused(http::verb::post, "sessions/3/keys", R"({"session":4,"keys":["a"]})");
   EXPECT_EQ(r.status, http::status::bad_request);
   EXPECT_NE(r.message.find("path"), std::string::npos);
-  for (std::string_view path : {"sessions/0/screen", "sessions/-1", "sessions/abc/keys",
-                                "sessions/3x/screen", "sessions//screen"})
-    EXPECT_EQ(refused(http::verb::get, path).status, http::status::not_found) << path;
+  // An id that is no number, or none a session could have, is a bad request (400); a
+  // well-formed id of no session is the operation's no_session (404).
+  for (std::string_view path :
+       {"sessions/0/screen", "sessions/-1", "sessions/abc/keys", "sessions/3x/screen",
+        "sessions//screen", "sessions/99999999999999999999/screen", "sessions/%31/screen"}) {
+    auto bad_id = refused(http::verb::get, path);
+    EXPECT_EQ(bad_id.status, http::status::bad_request) << path;
+    EXPECT_EQ(bad_id.code, "bad_argument") << path;
+  }
 }
 
 TEST(ApiRoutes, RefusalsSayWhy) {
@@ -74,8 +85,10 @@ TEST(ApiRoutes, RefusalsSayWhy) {
             http::status::unsupported_media_type);
   EXPECT_EQ(refused(http::verb::post, "run", "[1,2]").status, http::status::bad_request);
   EXPECT_EQ(refused(http::verb::post, "run", "{broken").status, http::status::bad_request);
-  EXPECT_EQ(refused(http::verb::get, "sessions/3/screen", "", true, {{"rm", "-rf"}}).status,
+  EXPECT_EQ(refused(http::verb::get, "sessions/3/screen", "", true, {{"session", "4"}}).status,
             http::status::bad_request);
+  // Any other parameter goes to the operation, whose schema refuses what it does not know.
+  EXPECT_EQ(call(http::verb::get, "sessions/3/screen", "", {{"rm", "-rf"}}).args.at("rm"), "-rf");
 }
 
 TEST(ApiRoutes, ErrorCodesMapToStatuses) {
@@ -88,6 +101,56 @@ TEST(ApiRoutes, ErrorCodesMapToStatuses) {
   EXPECT_EQ(status_for_operation_error("limit_reached"), http::status::too_many_requests);
   EXPECT_EQ(status_for_operation_error("not_installed"), http::status::unprocessable_entity);
   EXPECT_EQ(status_for_operation_error("internal"), http::status::internal_server_error);
+}
+
+// The OpenAPI document and the routes come from one table: every route is documented
+// with its method, every documented path and method is a route, and each documented
+// operation is the one the route runs.
+TEST(ApiRoutes, TheOpenApiDocumentIsTheRouteTable) {
+  const boost::json::object& doc = openapi_document();
+  EXPECT_EQ(doc.at("openapi"), "3.1.0");
+  const boost::json::object& paths = doc.at("paths").as_object();
+  std::set<std::string> routes;
+  for (const ApiRouteSpec& route : api_v1_routes()) {
+    std::string method(http::to_string(route.method));
+    for (char& c : method) c = static_cast<char>(c - 'A' + 'a');
+    routes.insert(method + " /" + std::string(route.path));
+    const boost::json::value* item = paths.if_contains("/" + std::string(route.path));
+    ASSERT_NE(item, nullptr) << route.path;
+    ASSERT_TRUE(item->as_object().contains(method)) << method << " " << route.path;
+    if (route.operation.empty()) continue;
+    ASSERT_NE(ops::find_operation(route.operation), nullptr) << route.operation;
+    // The route really runs that operation.
+    std::string concrete(route.path);
+    if (auto at = concrete.find("{session}"); at != std::string::npos) concrete.replace(at, 9, "5");
+    std::string_view body = route.arguments == ApiRouteSpec::Arguments::kBody ? "{}" : "";
+    EXPECT_EQ(call(route.method, concrete, body).name, route.operation) << concrete;
+  }
+  std::size_t documented = 0;
+  for (const auto& [path, item] : paths)
+    for (const auto& [method, unused] : item.as_object())
+      if (method != "parameters") {
+        ++documented;
+        EXPECT_TRUE(routes.contains(std::string(method) + " " + std::string(path)))
+            << method << " " << path;
+      }
+  EXPECT_EQ(documented, routes.size());
+  // Each operation's answer is its output schema; the session is the path's, not the body's.
+  const auto& text = paths.at("/sessions/{session}/text").at("post").as_object();
+  const auto& body = text.at("requestBody").at("content").at("application/json").at("schema");
+  EXPECT_FALSE(body.at("properties").as_object().contains("session"));
+  EXPECT_TRUE(body.at("properties").as_object().contains("submit"));
+  EXPECT_TRUE(paths.at("/sessions").at("post").at("responses").as_object().contains("201"));
+  const auto& screen = paths.at("/sessions/{session}/screen").at("get").as_object();
+  EXPECT_EQ(screen.at("parameters").as_array().size(), 2u);  // scrollback, since
+  EXPECT_TRUE(screen.at("responses")
+                  .at("200")
+                  .at("content")
+                  .at("application/json")
+                  .at("schema")
+                  .at("properties")
+                  .as_object()
+                  .contains("shown_rows"));
 }
 
 }  // namespace
