@@ -126,7 +126,7 @@ asio::awaitable<void> Listener::accept_loop() {
                    shed_warning_.unreported);
       shed_warning_ = {};
     }
-    if (context_.open_connections >= kMaxConnections) {
+    if (*context_.open_connections >= kMaxConnections) {
       warn_limited(cap_warning_,
                    "connections refused at the cap of " + std::to_string(kMaxConnections) +
                        " open connections",

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "core/request_policy.hpp"
@@ -42,7 +43,8 @@ struct ServerContext {
   app::SessionService* sessions = nullptr;  // null in router unit tests
   std::function<void()> request_stop;       // POST /api/stop; empty: refused
   app::UploadStore* uploads = nullptr;      // POST /api/upload; null: refused
-  std::size_t open_connections = 0;         // HTTP and WebSocket, for the connection cap
+  // HTTP and WebSocket, for the connection cap (shared: see connection_slot.hpp).
+  std::shared_ptr<std::size_t> open_connections = std::make_shared<std::size_t>(0);
   std::chrono::seconds window_timeout = kDefaultWindowTimeout;  // WebSocket idle timeout
   bool keep_sessions = false;  // a stop leaves the sessions running (told to every window)
   // GET /api/v1/openapi.json (server/openapi.hpp); null: 404. Handed in, so the router
