@@ -61,6 +61,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
 import { launchBrowser } from '../tests/support/page.mjs';
+import { printedUrl } from './printed_url.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -234,16 +235,7 @@ async function startDaemon(home) {
   const kill = () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); };
   cleanups.push(kill);
   cleanups.push(() => rmSync(stateDir, { recursive: true, force: true }));
-  const url = await new Promise((res, rej) => {
-    let out = '';
-    const timer = setTimeout(() => rej(new Error(`daemon printed no URL; stderr:\n${stderr}`)), 15000);
-    child.stdout.on('data', (d) => {
-      out += d;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) { clearTimeout(timer); res(out.slice(0, nl).trim()); }
-    });
-    exited.then((e) => { clearTimeout(timer); rej(new Error(`daemon exited (${JSON.stringify(e)}); stderr:\n${stderr}`)); });
-  });
+  const url = await printedUrl(child, exited, () => stderr);
   return {
     pid: child.pid, url, stateDir,
     get stderr() { return stderr; },

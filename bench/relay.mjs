@@ -47,6 +47,7 @@ import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { printedUrl } from './printed_url.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -206,16 +207,7 @@ async function startDaemon({ maxSessions = 16 } = {}) {
   const kill = () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); };
   cleanups.push(kill);
   cleanups.push(() => rmSync(stateDir, { recursive: true, force: true }));
-  const url = await new Promise((res, rej) => {
-    let out = '';
-    const timer = setTimeout(() => rej(new Error(`daemon printed no URL; stderr:\n${stderr}`)), 15000);
-    child.stdout.on('data', (d) => {
-      out += d;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) { clearTimeout(timer); res(out.slice(0, nl).trim()); }
-    });
-    exited.then((e) => { clearTimeout(timer); rej(new Error(`daemon exited (${JSON.stringify(e)}); stderr:\n${stderr}`)); });
-  });
+  const url = await printedUrl(child, exited, () => stderr);
   const u = new URL(url);
   return {
     pid: child.pid, stateDir, port: Number(u.port), key: u.searchParams.get('k'), origin: u.origin,

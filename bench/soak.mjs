@@ -33,6 +33,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { httpGet, openWs } from '../tests/support/ws_client.mjs';
+import { printedUrl } from './printed_url.mjs';
+import { hostsOf } from '../tests/support/daemon.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -82,16 +84,7 @@ async function startDaemon() {
     const hosts = hostsOf(stateDir);
     for (const pid of treeOf(hosts).members) { try { process.kill(pid, 'SIGKILL'); } catch {} }
   });
-  const url = await new Promise((res, rej) => {
-    let out = '';
-    const timer = setTimeout(() => rej(new Error(`daemon printed no URL; stderr:\n${stderr}`)), 15000);
-    child.stdout.on('data', (d) => {
-      out += d;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) { clearTimeout(timer); res(out.slice(0, nl).trim()); }
-    });
-    exited.then((e) => { clearTimeout(timer); rej(new Error(`daemon exited (${JSON.stringify(e)}); stderr:\n${stderr}`)); });
-  });
+  const url = await printedUrl(child, exited, () => stderr);
   const u = new URL(url);
   return { pid: child.pid, child, exited, stateDir, home, port: Number(u.port), key: u.searchParams.get('k'), origin: u.origin, get stderr() { return stderr; } };
 }
@@ -109,17 +102,6 @@ function stat(pid) {
 function fdCount(pid) { try { return readdirSync(`/proc/${pid}/fd`).length; } catch { return 0; } }
 function rssKb(pid) {
   try { return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0); } catch { return 0; }
-}
-function hostsOf(stateDir) {
-  const prefix = join(stateDir, 'hosts') + '/';
-  const out = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    let argv;
-    try { argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0'); } catch { continue; }
-    if (argv[1] === 'host' && argv.some((a) => a.startsWith(prefix))) out.push(Number(name));
-  }
-  return out;
 }
 // Every process whose parent chain reaches one of `roots` (roots included).
 function treeOf(roots) {
