@@ -79,9 +79,14 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", version_line);
   app.require_subcommand(1);
   app.footer(kFooter);
-  // "wharf: ..." and a pointer to help, on stderr, for every usage error.
-  app.failure_message([](const CLI::App*, const CLI::Error& e) {
-    return "wharf: " + std::string(e.what()) + "\nRun `wharf help` or `wharf VERB --help`.\n";
+  // "wharf: ..." and a pointer to help, on stderr, for every usage error: the verb's own
+  // help when a verb was given (it is known to exist by then, see unknown_verb below).
+  const std::string verb_given = argc >= 2 && argv[1][0] != '-' ? argv[1] : "";
+  app.failure_message([&verb_given](const CLI::App*, const CLI::Error& e) {
+    std::string pointer = verb_given.empty()
+                              ? "Run `wharf help` for the list of commands."
+                              : "Run `wharf " + verb_given + " --help` for its options.";
+    return "wharf: " + std::string(e.what()) + "\n" + pointer + "\n";
   });
 
   std::function<int()> run;
@@ -122,6 +127,15 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (argv[1][0] != '-' && unknown_verb(app, argv[1])) return kExitUsage;
+  // Options come after the verb; before it, only --help and --version mean anything.
+  if (const std::string_view first = argv[1];
+      first.starts_with('-') && first != "-h" && first != "--help" && first != "--version") {
+    std::fprintf(stderr,
+                 "wharf: unknown option \"%s\" before a command: options go after it "
+                 "(`wharf VERB --option`)\nRun `wharf help` for the list of commands.\n",
+                 std::string(first.substr(0, 40)).c_str());
+    return kExitUsage;
+  }
 
   wharf::cli::remember_command_line(argc, argv);
   try {

@@ -261,6 +261,8 @@ test('usage errors exit 2 with "wharf: ..." on stderr and nothing on stdout, for
     ['completion', 'fish'],
     ['config'],
     ['key', 'spin'],
+    ['--bogus'],
+    ['--state-dir', '/tmp', 'ls'],
   ];
   for (const args of cases) {
     const r = await runWharf(args, { env: { WHARF_STATE_DIR: empty } });
@@ -276,6 +278,11 @@ test('usage errors exit 2 with "wharf: ..." on stderr and nothing on stdout, for
   assert.match(idle.stderr, /--idle: '5' is not a whole number from 10 to 3600000/);
   const keys = await runWharf(['send-keys', '1', 'echo hi']);
   assert.match(keys.stderr, /'echo hi' is not a key name; to type text, use `wharf send-text 1/);
+  // A usage error points to the verb's own help; an option before any verb says where it goes.
+  const waitHelp = await runWharf(['wait', '1', '--text', 'x']);
+  assert.match(waitHelp.stderr, /Run `wharf wait --help` for its options/);
+  const early = await runWharf(['--bogus']);
+  assert.match(early.stderr, /unknown option "--bogus" before a command: options go after it/);
   // Failures (here: no daemon) exit 1, also on stderr.
   for (const args of [['ls'], ['read-screen', '3'], ['kill', '3'], ['read-screen', 'build']]) {
     const r = await runWharf(args, { env: { WHARF_STATE_DIR: empty } });
