@@ -8,6 +8,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/json/parse.hpp>
 #include <chrono>
 #include <optional>
 
@@ -56,10 +57,27 @@ std::uint64_t largest_body_limit(const ServerContext& context) {
   return std::max(kProgramBodyLimit,
                   context.uploads != nullptr ? context.uploads->max_bytes() : kBodyLimit);
 }
+// The `error.code` of a JSON refusal ({"error":{"code":...}}), or "" for any other body.
+std::string refusal_code(const Response& response) {
+  boost::system::error_code ec;
+  auto parsed = boost::json::parse(response.body(), ec);
+  if (ec || !parsed.is_object()) return "";
+  const auto* error = parsed.as_object().if_contains("error");
+  if (error == nullptr || !error->is_object()) return "";
+  const auto* code = error->as_object().if_contains("code");
+  if (code == nullptr || !code->is_string()) return "";
+  return std::string(code->as_string());
+}
+
 }  // namespace
 
 HttpSession::HttpSession(asio::ip::tcp::socket socket, ServerContext& context)
-    : stream_(std::move(socket)), context_(context), slot_(context) {}
+    : stream_(std::move(socket)), context_(context), slot_(context) {
+  boost::system::error_code ec;
+  auto endpoint = stream_.socket().remote_endpoint(ec);
+  peer_ = ec ? "an unknown peer"
+             : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+}
 
 void HttpSession::start() {
   asio::co_spawn(
@@ -117,7 +135,8 @@ asio::awaitable<void> HttpSession::run() {
             error_reply(http::status::bad_request, "bad_request", "malformed request", 11, false);
       }
       if (refusal) {
-        spdlog::debug("request refused: {}", read_ec.message());
+        spdlog::info("request from {} refused ({}): {}", peer_, refusal->result_int(),
+                     read_ec.message());
         auto [write_ec, write_n] =
             co_await http::async_write(stream_, *refusal, asio::as_tuple(asio::use_awaitable));
         if (!write_ec) co_await drain();
@@ -141,9 +160,16 @@ asio::awaitable<void> HttpSession::run() {
     bool routine_file =
         request.method() == http::verb::get && response.result_int() < 400 &&
         !std::string_view(request.target().data(), request.target().size()).starts_with("/api/");
-    spdlog::log(routine_file ? spdlog::level::debug : spdlog::level::info, "{} {} -> {}",
-                std::string_view(request.method_string()),
-                core::loggable_target(request.target(), context_.key), response.result_int());
+    if (response.result_int() >= 400) {
+      // A refusal says why and to whom: its JSON code, or its status alone for a page.
+      spdlog::info("{} {} -> {} {} (from {})", std::string_view(request.method_string()),
+                   core::loggable_target(request.target(), context_.key), response.result_int(),
+                   refusal_code(response), peer_);
+    } else {
+      spdlog::log(routine_file ? spdlog::level::debug : spdlog::level::info, "{} {} -> {}",
+                  std::string_view(request.method_string()),
+                  core::loggable_target(request.target(), context_.key), response.result_int());
+    }
     bool keep_alive = response.keep_alive();
     auto [write_ec, write_n] =
         co_await http::async_write(stream_, response, asio::as_tuple(asio::use_awaitable));

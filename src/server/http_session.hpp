@@ -7,6 +7,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <memory>
+#include <string>
 
 #include "server/connection_slot.hpp"
 #include "server/router.hpp"
@@ -31,6 +32,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   boost::beast::tcp_stream stream_;
   ServerContext& context_;
   ConnectionSlot slot_;
+  std::string peer_;  // "ADDRESS:PORT", for the log lines of refusals
 };
 
 }  // namespace wharf::server

@@ -504,3 +504,18 @@ test('out of file descriptors, the daemon neither spins nor floods its log, refu
   }, { timeout: 15000, interval: 100, what: 'the API to answer again' });
   t.diagnostic(`answering again ${Date.now() - back} ms after the connections closed`);
 });
+
+test('a refusal is logged with why and from which peer; page files that went fine are not', async (t) => {
+  const v = await startDaemon();
+  t.after(() => stopDaemon(v));
+  assert.equal((await httpGet(v, '/api/status')).status, 401);
+  assert.equal((await httpGet(v, '/api/status', { headers: { 'X-Wharf-Key': 'f'.repeat(32) } })).status, 401);
+  const raw = await rawHttp(v, `GET /api/status HTTP/1.1\r\nHost: ${v.host}\r\nX-Padding: ${'a'.repeat(20 * 1024)}\r\n\r\n`);
+  assert.match(raw, /^HTTP\/1\.1 431/);
+  assert.equal((await httpGet(v, '/static/main.js')).status, 200);
+  await waitFor(() => /refused \(431\)/.test(v.stderr), { what: 'the 431 logged' });
+  assert.match(v.stderr, /GET \/api\/status -> 401 no_key \(from 127\.0\.0\.1:\d+\)/);
+  assert.match(v.stderr, /GET \/api\/status -> 401 wrong_key \(from 127\.0\.0\.1:\d+\)/);
+  assert.match(v.stderr, /request from 127\.0\.0\.1:\d+ refused \(431\)/);
+  assert.ok(!/static\/main\.js/.test(v.stderr), `a page file that went fine is debug detail:\n${v.stderr}`);
+});
