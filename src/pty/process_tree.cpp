@@ -63,18 +63,11 @@ std::optional<StatFields> read_stat(pid_t pid) {
 
 std::vector<pid_t> session_members(pid_t session_id) {
   std::vector<pid_t> members;
-  DIR* proc = opendir("/proc");
-  if (proc == nullptr) return members;
-  while (dirent* entry = readdir(proc)) {
-    std::string_view name(entry->d_name);
-    pid_t pid = 0;
-    auto [ptr, ec] = std::from_chars(name.data(), name.data() + name.size(), pid);
-    if (ec != std::errc{} || ptr != name.data() + name.size()) continue;
+  for (pid_t pid : all_processes()) {
     auto stat = read_stat(pid);
     if (stat && stat->session == session_id && stat->state != 'Z' && stat->state != 'X')
       members.push_back(pid);
   }
-  closedir(proc);
   return members;
 }
 
