@@ -2,10 +2,10 @@
 // printed line, the key file, a port already in use, and a non-loopback listen address.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chownSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startDaemon, waitFor, wharfBin } from '../support/daemon.mjs';
 import { runWharf, httpGet, openWs, stopDaemon, within } from '../support/ws_client.mjs';
@@ -443,8 +443,12 @@ test('logs: the version at start, page files at debug only, --log-format json, a
 test('a control socket peer of another user is refused with a message, not a broken pipe', { skip: process.getuid() !== 0 && 'needs root to run a daemon as another user' }, async (t) => {
   // A daemon of `nobody`; root (who may open any socket) is another user to it.
   const stateDir = tempDir(t);
-  chownSync(stateDir, 65534, 65534);
-  const child = spawn('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', wharfBin, 'serve', '--port', '0', '--state-dir', stateDir], {
+  // The clone may sit in a directory only root can enter (a fresh mktemp -d, /root): the
+  // daemon of nobody gets its own copy of the page.
+  const assets = join(stateDir, 'web');
+  cpSync(join(dirname(wharfBin), 'web'), assets, { recursive: true });
+  spawnSync('chown', ['-R', '65534:65534', stateDir]);
+  const child = spawn('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', wharfBin, 'serve', '--port', '0', '--state-dir', stateDir, '--assets', assets], {
     cwd: stateDir, env: { PATH: process.env.PATH, HOME: stateDir, XDG_CONFIG_HOME: join(stateDir, 'config') }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise((resolve) => child.on('close', resolve));
