@@ -72,11 +72,11 @@ async function settledScreen(page, texts, { timeout = 60000, quiet = 2500, what 
     return texts.every((text) => screen.includes(text));
   }, { timeout, interval: 250, what: what ?? `${texts.join(' and ')} in the page` }));
   let rows = await screenRows(page);
-  let since = Date.now();
+  let since = performance.now();
   return withScreen(page, waitFor(async () => {
     const now = await screenRows(page);
-    if (JSON.stringify(now) !== JSON.stringify(rows)) { rows = now; since = Date.now(); return null; }
-    return Date.now() - since >= quiet ? rows : null;
+    if (JSON.stringify(now) !== JSON.stringify(rows)) { rows = now; since = performance.now(); return null; }
+    return performance.now() - since >= quiet ? rows : null;
   }, { timeout: 30000, interval: 250, what: 'the screen to stop changing' }));
 }
 

@@ -42,7 +42,7 @@ test('a socket that drops for a second heals without the curtain', { timeout: 60
   let blackoutUntil = 0;
   const sockets = [];
   await page.routeWebSocket(/\/ws\?/, (ws) => {
-    if (Date.now() < blackoutUntil) { ws.close({ code: 1006 }); return; }
+    if (performance.now() < blackoutUntil) { ws.close({ code: 1006 }); return; }
     ws.connectToServer();
     sockets.push(ws);
   });
@@ -52,16 +52,16 @@ test('a socket that drops for a second heals without the curtain', { timeout: 60
   await waitForLine(page, 'before-2');
   await watchCurtain(page);
 
-  const dropAt = Date.now();
+  const dropAt = performance.now();
   blackoutUntil = dropAt + 1000;
   sockets.at(-1).close({ code: 1006 });
   // Inert at once: the bar takes no clicks while there is no daemon to answer them.
   await waitFor(() => page.evaluate(() => document.body.classList.contains('inert')), { timeout: 1000, what: 'the page to go inert' });
   // Back by itself with backoff, well within the grace.
   await waitFor(() => page.evaluate(() => !document.body.classList.contains('inert')), { timeout: 8000, what: 'the page to come back' });
-  const healedAfter = Date.now() - dropAt;
+  const healedAfter = performance.now() - dropAt;
   // Prove the grace held: wait until it would have run out, then ask whether the curtain ever showed.
-  await waitFor(() => Date.now() - dropAt > 3800, { timeout: 6000, what: 'the 3 s grace to pass' });
+  await waitFor(() => performance.now() - dropAt > 3800, { timeout: 6000, what: 'the 3 s grace to pass' });
   assert.equal(await page.evaluate(() => window.curtainSeen), false, `no curtain for a blip (healed after ${healedAfter} ms)`);
   await run(page, 'echo after-$((2+2))');
   await waitForLine(page, 'after-4');
@@ -74,12 +74,12 @@ test('the curtain says when the daemon is gone, and lifts when it is back', { ti
   await openAttached(page, daemon);
   await waitForPrompt(page);
   // Killed: the daemon goes without a word (a stopped one says `stopping` first).
-  const stoppedAt = Date.now();
+  const stoppedAt = performance.now();
   daemon.child.kill('SIGKILL');
   await daemon.exited;
   await waitFor(() => page.evaluate(() => document.body.classList.contains('inert')), { what: 'the page to go inert' });
   await waitFor(async () => (await curtainReason(page)) === 'gone', { timeout: 15000, what: 'the curtain: daemon gone' });
-  assert.ok(Date.now() - stoppedAt >= 2900, 'the curtain waited out its grace');
+  assert.ok(performance.now() - stoppedAt >= 2900, 'the curtain waited out its grace');
   assert.match(await page.locator('#curtain').textContent(), /not answering/);
   await screenshot(page, 'curtain-gone.png');
 

@@ -29,10 +29,10 @@ function rssKiB(pid) {
 }
 
 async function statusQuickly(d, what) {
-  const started = Date.now();
+  const started = performance.now();
   const res = await within(httpGet(d, '/api/status', { headers: { 'X-Wharf-Key': d.key } }), 2000, what);
   assert.equal(res.status, 200);
-  return Date.now() - started;
+  return performance.now() - started;
 }
 
 describe('flow control', { concurrency: 3 }, () => {
@@ -148,12 +148,12 @@ describe('flow control', { concurrency: 3 }, () => {
     t.after(() => clearInterval(sampler));
 
     const from = driver.textLength;
-    const started = Date.now();
+    const started = performance.now();
     driver.type(`for i in $(seq 1 ${mib}); do cat ${blockFile}; printf 'blk-%d\\n' $i; done; printf '\\033[1;32mgreen-end\\033[0m \\033[7mrev\\033[0m\\n'; echo flood-$((6*7))-done\r`);
     // The acking window keeps up: it sees the end of the flood (live, or in a snapshot if
     // this process was starved long enough to fall behind; the daemon then skips it ahead).
     await driver.waitForText('flood-42-done', { from, timeout: Math.max(90000, mib * 800), what: 'the end of the flood' });
-    const seconds = (Date.now() - started) / 1000;
+    const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     // The shell is back at its prompt once a round trip comes back.
     const settle = driver.textLength;

@@ -180,8 +180,8 @@ class Lab {
 async function throughSession(t, lab, d, file, { cols, rows, printTimeout = STEP_TIMEOUT }) {
   const mark = randomBytes(6).toString('hex').toUpperCase();
   const timings = {};
-  let started = Date.now();
-  const lap = (name) => { const now = Date.now(); timings[name] = now - started; started = now; };
+  let started = performance.now();
+  const lap = (name) => { const now = performance.now(); timings[name] = now - started; started = now; };
 
   // A window on the session from its start: it receives the hostile bytes live.
   const live = await openWs(d, { keepBytes: 1 << 20, query: `&cols=${cols}&rows=${rows}` });

@@ -95,11 +95,11 @@ export function killHosts(stateDir) {
 
 // Polls `check` until it returns a truthy value or the deadline passes.
 export async function waitFor(check, { timeout = 10000, interval = 20, what = 'condition' } = {}) {
-  const deadline = Date.now() + timeout;
+  const deadline = performance.now() + timeout;
   for (;;) {
     const value = await check();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, interval));
   }
 }
