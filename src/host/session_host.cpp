@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <csignal>
 #include <cstring>
@@ -62,6 +63,9 @@ void SessionHost::start(LocalSocket first) {
   link(std::move(first), true);
   read_pty();
   accept_next();
+  // A program that ended before the signal set existed sent its SIGCHLD to nobody (a
+  // failed start can exit within a millisecond): look once, now that we watch.
+  asio::post(io_, [this] { reap_children(); });
 }
 
 // --- the PTY ---------------------------------------------------------------------------
@@ -263,11 +267,15 @@ void SessionHost::watch_signals() {
     if (signal == SIGTERM) {
       end();  // `kill HOST_PID` ends the session the way `wharf kill` does
     } else {
-      pty::reap_exited_children([this](pid_t pid, core::ExitStatus status) {
-        if (pid == pid_) on_leader_exit(status);
-      });
+      reap_children();
     }
     watch_signals();
+  });
+}
+
+void SessionHost::reap_children() {
+  pty::reap_exited_children([this](pid_t pid, core::ExitStatus status) {
+    if (pid == pid_) on_leader_exit(status);
   });
 }
 

@@ -69,6 +69,7 @@ class SessionHost {
   core::host::HostState state() const;
 
   void watch_signals();
+  void reap_children();
   void end();
   void ending_tick();
   void on_leader_exit(const core::ExitStatus& status);
