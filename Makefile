@@ -130,7 +130,7 @@ FUZZ_RUNS ?= 50000
 # long runs: SCREEN_FUZZER_STRICT=1 build-asan/tests/screen_fuzzer -max_total_time=3600.
 SCREEN_FUZZ_RUNS ?= 30000
 FUZZERS := config control_message host_frame image_decode jsonrpc key_names launch output_text query_filter \
-  request_policy router screen vt_parser websocket
+  request_policy router screen status_line vt_parser websocket
 
 fuzz: deps
 	cmake --preset asan-ubsan >/dev/null

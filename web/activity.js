@@ -174,6 +174,12 @@ export function createActivity({ onSeen, terminalEl }) {
 
   return {
     bell,
+    // The settings' chime switch (settings.js keeps the choice in the same key).
+    setMuted(on) {
+      if (muted === on) return;
+      muted = on;
+      drawBell();
+    },
     update(state) {
       // Arriving: on a session other than the one this window was last on. Coming back
       // to the same one after a dropped socket is not the person arriving anywhere.

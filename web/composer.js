@@ -45,10 +45,10 @@ export function createComposer(root, { key, paste }) {
 
   // ---- session following -------------------------------------------------------------
 
-  function update({ sessions = [], attachedId = null, online = false, driving = null }) {
+  function update({ sessions = [], attachedId = null, online = false, driving = null, viewingId = null }) {
     if (initialList === undefined) initialList = sessions;
     box.placeholder = driving === false ? 'Watching — take over this session to send'
-      : attachedId == null ? 'No session' : PLACEHOLDER;
+      : attachedId == null ? (viewingId != null ? 'This session has ended' : 'No session') : PLACEHOLDER;
     const session = sessions.find((s) => s.id === attachedId);
     const next = session ? sessionKey(session) : null;
     if (next !== current) {

@@ -1,10 +1,12 @@
 // A small confirm, anchored under whatever asked (a tab's ×, the power button): a title
 // saying what ends, a line of detail (or a list), Cancel and the action. The action
-// button has the focus, so Enter confirms; Escape, Cancel or a click elsewhere declines.
+// button has the focus, so Enter confirms, unless the asker says `safeFocus` (stopping
+// wharf): then Cancel has it, so an Enter that was meant for the terminal declines
+// instead of ending everything. Escape, Cancel or a click elsewhere declines.
 // One at a time: asking again declines the one that is open. Resolves true or false.
 let open = null; // { close(answer) } of the confirm on screen
 
-export function ask({ title, text = '', items = [], confirm = 'OK', danger = false, anchor = null }) {
+export function ask({ title, text = '', items = [], confirm = 'OK', danger = false, safeFocus = false, anchor = null }) {
   open?.close(false);
   return new Promise((resolve) => {
     const box = document.createElement('div');
@@ -71,7 +73,7 @@ export function ask({ title, text = '', items = [], confirm = 'OK', danger = fal
     place(box, anchor);
     document.addEventListener('pointerdown', outside, true);
     open = { close };
-    yes.focus();
+    (safeFocus ? no : yes).focus();
   });
 }
 

@@ -11,7 +11,13 @@ const BACKOFF_FIRST_MS = 250;
 const BACKOFF_MAX_MS = 5000;
 const LIVENESS_MS = 5000; // how long a woken page waits for a pong before giving up
 const LAST_SESSION_KEY = 'wharf.lastSession'; // per window (tab): sessionStorage
+const VIEWING_KEY = 'wharf.viewingEnded'; // the ended session this window shows, if any
 const NOTHING = new Uint8Array(0);
+// The `error` codes that refuse a pane form's submission (docs/protocol.md).
+const PANE_REFUSALS = ['bad_feedback', 'too_soon', 'too_many_feedback', 'no_page'];
+// The `error` codes that refuse a `new` (docs/protocol.md): the launcher shows them.
+const NEW_REFUSALS = ['bad_field', 'bad_env', 'bad_directory', 'bad_entry', 'unknown_entry',
+  'not_installed', 'limit_reached', 'start_failed', 'bad_config'];
 
 // `hooks` (all optional) hear what the page around the terminal needs: `up()` once
 // greeted, `down()` on every drop, `stopping()`, `chime(id)` and `pasted(msg)` from the
@@ -40,6 +46,16 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
   // drive is ours to take back.
   let ghost = null;
   let snapshotNext = null; // the `snapshot` message whose binary frame comes next
+  // Ended sessions (docs/protocol.md, "Ended sessions"): the daemon's list, the one this
+  // window shows (read-only, ended_view.js), and, after a reload that showed one, the
+  // id to show again once the first list says it is still there.
+  let ended = [];
+  let viewing = null;
+  let viewAfterList = null;
+  // The launcher's start waiting for its answer: { resolve } until `attached` (started)
+  // or an `error` (refused: the launcher shows why, by the field that caused it).
+  let pendingNew = null;
+  const pasteOrigins = []; // who sent each paste not yet answered: 'composer' or 'terminal'
 
   // Flow control: bytes of binary output processed by xterm.js since `attached`.
   // `epoch` changes on every attach and every socket, so callbacks of writes queued for
@@ -57,6 +73,7 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
     clearTimeout(retryTimer);
     phase = 'connecting';
     epoch++;
+    pasteOrigins.length = 0; // answers come on the socket that carried the paste
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     const { cols, rows } = view.proposedSize(); // only used if this socket starts a session
     const query = new URLSearchParams({ k: key, cols, rows });
@@ -99,6 +116,17 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
     windowId = hello.window ?? null;
     status.up();
     hooks.up?.(hello);
+    let shown = null;
+    try { shown = Number(sessionStorage.getItem(VIEWING_KEY)); } catch { /* private mode */ }
+    if (Number.isInteger(shown) && shown > 0) {
+      viewAfterList = shown; // the list, right after hello, says whether it is still kept
+      showTabs();
+      return;
+    }
+    attachFirst();
+  }
+
+  function attachFirst() {
     const last = Number(sessionStorage.getItem(LAST_SESSION_KEY));
     const msg = { type: 'attach', start: mayStart };
     if (Number.isInteger(last) && last > 0) msg.session = last;
@@ -111,11 +139,23 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
     switch (msg?.type) {
       case 'sessions':
         sessions = Array.isArray(msg.sessions) ? msg.sessions : [];
+        ended = Array.isArray(msg.ended) ? msg.ended : [];
+        if (viewAfterList != null) {
+          const id = viewAfterList;
+          viewAfterList = null;
+          if (ended.some((e) => e.id === id)) viewEnded(id);
+          else { stopViewing(); attachFirst(); }
+        } else if (viewing != null && !attached) {
+          const record = ended.find((e) => e.id === viewing);
+          if (record) hooks.endedShow?.(record);
+          else leaveEnded(); // closed, here or in another window
+        }
         if (attached) attached.name = nameOf(attached.id) ?? attached.name;
         if (!attached && status.isEmpty()) status.empty({ ended: lastEnded, others: sessions.length });
         showTabs();
         break;
       case 'attached':
+        stopViewing();
         epoch++;
         processed = 0;
         acked = 0;
@@ -123,6 +163,8 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
         snapshotNext = null;
         lastEnded = null;
         exited = null;
+        pendingNew?.resolve({ ok: true, session: msg.session });
+        pendingNew = null;
         attached = { id: msg.session, name: nameOf(msg.session) ?? `session ${msg.session}`,
           driver: msg.driver === true, cols: msg.cols, rows: msg.rows };
         try { sessionStorage.setItem(LAST_SESSION_KEY, String(msg.session)); } catch { /* private mode */ }
@@ -138,6 +180,7 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
         break;
       case 'detached':
         if (msg.session != null && msg.session === exited) break; // `exit` already moved us on
+        if (viewing != null) { leave(); showTabs(); break; } // we left to show an ended one
         leave();
         if (msg.reason === 'ended' && sessions.some((s) => s.id !== msg.session)) {
           // Ended without an `exit` telling where to land: the server picks.
@@ -152,7 +195,17 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
         const how = { name, code: msg.code ?? null, signal: msg.signal ?? null };
         leave();
         exited = msg.session;
-        if (msg.next != null) {
+        if (msg.kept === true) {
+          // A failure: the tab stays, ended, with the screen the terminal shows now.
+          const s = sessions.find((x) => x.id === msg.session);
+          const record = ended.find((e) => e.id === msg.session) ?? { id: msg.session, name,
+            program: s?.program ?? '', created: s?.created ?? null, ended: Date.now(),
+            code: msg.code ?? null, signal: msg.signal ?? null, crashed: false };
+          viewing = msg.session;
+          rememberViewing();
+          term.write('\x1b[?25l'); // no cursor: nothing can be typed there any more
+          hooks.endedShow?.(record);
+        } else if (msg.next != null) {
           status.ended(name, how);
           request({ type: 'attach', session: msg.next, start: false });
         } else {
@@ -189,6 +242,18 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
           switching = false;
           flushAck();
         }
+        // A refused start the launcher waits for: it shows the error by its field.
+        if (pendingNew && NEW_REFUSALS.includes(msg.code)) {
+          if (switching) { switching = false; flushAck(); } // still where we were
+          pendingNew.resolve({ ok: false, code: msg.code, message: msg.message ?? '' });
+          pendingNew = null;
+          break;
+        }
+        // A refused pane form: the pane says why, beside the form.
+        if (PANE_REFUSALS.includes(msg.code) && hooks.paneRefused) {
+          hooks.paneRefused(msg);
+          break;
+        }
         if (msg.code === 'not_driver') status.watching();
         // An ack the server no longer expects: it crossed an exit or a switch on the
         // wire. Nothing for a person to do about it.
@@ -201,11 +266,31 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
       case 'stopping':
         hooks.stopping?.(msg.sessions_kept === true);
         break;
+      case 'ended_screen': // the last screen of the ended session this window shows
+        if (msg.session !== viewing || attached) break;
+        inOrder(() => {
+          if (viewing !== msg.session || attached) return;
+          view.fitToContainer();
+          term.reset();
+          // Plain text, written as lines; nothing typed while it shows goes anywhere.
+          term.write(`${String(msg.screen ?? '').replace(/\r?\n/g, '\r\n')}\x1b[?25l`);
+        });
+        if (msg.ended) hooks.endedShow?.(msg.ended);
+        break;
       case 'key_rotated': // the connection closes next; this link's key is spent
         hooks.keyRotated?.();
         break;
-      case 'pasted': // the answer to the composer's message (see paste below)
-        hooks.pasted?.(msg);
+      case 'pasted': // the answer to a paste, in the order they were sent (see paste below)
+        hooks.pasted?.(msg, pasteOrigins.shift() ?? 'composer');
+        break;
+      case 'pane': // the attached session's web pane page (pane.js), on attach and on change
+        if (attached && msg.session === attached.id) hooks.pane?.(msg);
+        break;
+      case 'status': // what the attached session's program reports (status_strip.js)
+        if (attached && msg.session === attached.id) hooks.status?.(msg);
+        break;
+      case 'pane_feedback': // a pane form was filed
+        hooks.paneFiled?.(msg);
         break;
       case 'hello': // only ever first
       case 'pong': // only its arrival matters (see wake)
@@ -282,7 +367,43 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
     send(msg);
   }
 
+  // Shows the ended session `id` in this window: off the live one (if any), then its
+  // last screen from the daemon.
+  function viewEnded(id) {
+    const record = ended.find((e) => e.id === id);
+    if (!record) return;
+    if (attached) { send({ type: 'detach' }); leave(); }
+    viewing = id;
+    rememberViewing();
+    status.attached(); // no empty panel, no watcher notice
+    hooks.endedShow?.(record);
+    send({ type: 'ended_screen', session: id });
+    showTabs();
+  }
+
+  function rememberViewing() {
+    try { sessionStorage.setItem(VIEWING_KEY, String(viewing)); } catch { /* private mode */ }
+  }
+
+  function stopViewing() {
+    if (viewing == null) return;
+    viewing = null;
+    try { sessionStorage.removeItem(VIEWING_KEY); } catch { /* private mode */ }
+    hooks.endedHide?.();
+  }
+
+  // The ended session on screen was closed: land where a person expects, a live session
+  // (the daemon picks the most recent) or the empty panel.
+  function leaveEnded() {
+    stopViewing();
+    term.reset();
+    if (sessions.length) request({ type: 'attach', start: false });
+    else status.empty({ others: 0 });
+    showTabs();
+  }
+
   function leave() {
+    if (attached) hooks.status?.(null);
     attached = null;
     snapshotNext = null;
     switching = false;
@@ -295,6 +416,8 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
     if (livenessTimer) { clearTimeout(livenessTimer); livenessTimer = 0; }
     if (phase === 'refused') return;
     phase = 'down';
+    pendingNew?.resolve({ ok: false, code: 'offline', message: 'The connection to wharf dropped.' });
+    pendingNew = null;
     if (attached?.driver && windowId != null) ghost = { session: attached.id, window: windowId };
     leave();
     status.down();
@@ -345,9 +468,10 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
 
   function showTabs() {
     const name = attached ? nameOf(attached.id) ?? attached.name : null;
-    document.title = name ? `${name} — wharf` : 'wharf';
+    const gone = viewing != null ? ended.find((e) => e.id === viewing)?.name : null;
+    document.title = name ? `${name} — wharf` : gone ? `${gone} (ended) — wharf` : 'wharf';
     tabs.update({ sessions, attachedId: attached?.id ?? null, driving: attached ? attached.driver : null,
-      windowId, online: phase === 'open' });
+      windowId, online: phase === 'open', ended, viewingId: viewing });
   }
 
   // After sleep or a network change a socket can be dead without the browser knowing.
@@ -368,26 +492,47 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
   }
 
   const actions = {
-    select(id) { if (id !== attached?.id) request({ type: 'attach', session: id, start: false }); },
+    select(id) {
+      if (ended.some((e) => e.id === id)) { if (id !== viewing) viewEnded(id); return; }
+      if (id !== attached?.id || viewing != null) request({ type: 'attach', session: id, start: false });
+    },
+    // Closes an ended session's tab, in every window.
+    dismiss(id) { send({ type: 'dismiss', session: id }); },
     // The new session's driver (this window) sends its size once attached.
     // `what`: { kind, entry, cwd } from the launcher; nothing: the daemon's default.
-    newSession(what) {
+    // The launcher adds name, prompt and env ({ NAME: value }) and waits for the answer:
+    // the promise resolves { ok: true } once attached, { ok: false, code, message } when
+    // refused (then nothing else reports it), { ok: false, code: 'offline' } if it cannot go.
+    newSession(what, { wait = false } = {}) {
       const msg = { type: 'new' };
-      for (const field of ['kind', 'entry', 'cwd']) if (typeof what?.[field] === 'string' && what[field]) msg[field] = what[field];
-      request(msg);
+      for (const field of ['kind', 'entry', 'cwd', 'name', 'prompt']) if (typeof what?.[field] === 'string' && what[field]) msg[field] = what[field];
+      if (what?.env && typeof what.env === 'object' && Object.keys(what.env).length) msg.env = what.env;
+      if (!wait) { request(msg); return undefined; }
+      if (phase !== 'open' || ws?.readyState !== WebSocket.OPEN) return Promise.resolve({ ok: false, code: 'offline', message: 'Not connected to wharf.' });
+      pendingNew?.resolve({ ok: false, code: 'superseded', message: '' });
+      return new Promise((resolve) => { pendingNew = { resolve }; request(msg); });
     },
     reorder(order) { send({ type: 'reorder', order }); },
     seen(id) { send({ type: 'seen', session: id }); },
     end(id) { send({ type: 'end', session: id }); },
     rename(id, name) { send({ type: 'rename', session: id, name }); },
     take() { send({ type: 'take' }); },
+    // A web pane form's fields (pane.js); false when there is no connection to send on.
+    paneFeedback(msg) {
+      if (phase !== 'open' || ws?.readyState !== WebSocket.OPEN) return false;
+      send(msg);
+      return true;
+    },
     // The composer's message: typed into the attached session as one paste, then Enter
     // (the daemon neutralises it). False when it cannot go: nothing attached, or this
-    // window only watches (the notice offers to take over).
-    paste(text) {
+    // window only watches (the notice offers to take over). A paste into the terminal
+    // (terminal_paste.js) goes the same way without the Enter (`submit: false`).
+    paste(text, { submit = true, from = 'composer' } = {}) {
       if (phase !== 'open' || !attached || ws?.readyState !== WebSocket.OPEN) return false;
       if (!attached.driver) { status.watching(); return false; }
-      send({ type: 'paste', text, submit: true });
+      send({ type: 'paste', text, submit });
+      pasteOrigins.push(from);
+      if (pasteOrigins.length > 64) pasteOrigins.shift(); // answers lost to a refusal
       return true;
     },
   };

@@ -43,10 +43,18 @@ export function createCurtain(el, { key, inert = [] }) {
   function show(reason, heading, body, extra = '') {
     el.dataset.reason = reason;
     title.textContent = heading;
-    text.textContent = body;
-    detail.textContent = extra;
+    withCode(text, body);
+    withCode(detail, extra);
     detail.hidden = !extra;
     el.hidden = false;
+  }
+
+  // What is true after a stop: a new `wharf serve` mints a new key, so this address
+  // opens nothing any more; the page keeps asking and, once a daemon answers, says
+  // that its link has expired (the probe's 401) instead of coming back.
+  function showStopped() {
+    show('stopped', 'wharf has stopped', 'Its sessions have ended.',
+      'Start it again on the machine (`wharf serve`) and open the address it prints (`wharf open` shows it again). This page keeps checking, but a new start comes with a new key: it cannot reopen by itself.');
   }
 
   // Asks the daemon whether it is there and whether our key still opens it.
@@ -68,7 +76,7 @@ export function createCurtain(el, { key, inert = [] }) {
         'Run `wharf open` on the machine for the current link.');
     } else if (state === 'stopping' || state === 'stopped') {
       state = 'stopped';
-      show('stopped', 'wharf has stopped', 'Its sessions have ended. Start it again on the machine (`wharf serve`) and this page comes back by itself.');
+      showStopped();
     } else if (answer === 'gone') {
       show('gone', 'wharf is not answering', 'The daemon on this address is gone (stopped, or the machine is asleep). This page keeps trying and comes back by itself.');
     } else {
@@ -82,7 +90,7 @@ export function createCurtain(el, { key, inert = [] }) {
       setInert(true);
       if (state === 'stopping') {
         state = 'stopped';
-        show('stopped', 'wharf has stopped', 'Its sessions have ended. Start it again on the machine (`wharf serve`) and this page comes back by itself.');
+        showStopped();
         return;
       }
       if (state === 'stopped') { probe(); return; }
@@ -136,4 +144,14 @@ export function createCurtain(el, { key, inert = [] }) {
     },
     isShown: () => !el.hidden,
   };
+}
+
+// Text with `code spans` (the commands to run) shown as code, never as raw backticks.
+function withCode(el, value) {
+  el.replaceChildren(...String(value).split('`').map((part, i) => {
+    if (i % 2 === 0) return document.createTextNode(part);
+    const code = document.createElement('code');
+    code.textContent = part;
+    return code;
+  }));
 }

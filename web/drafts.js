@@ -5,12 +5,16 @@
 // a number is never given twice within a draft, so removing image 1 cannot make image
 // 2's token point at another picture. An empty draft is not stored at all.
 //
-// An image is { n, name, path, state }: state is 'uploading', 'ready' (path is where the
-// server saved it) or 'failed' (error says why).
+// An image is { n, name, path, state, load }: state is 'uploading', 'ready' (path is
+// where the server saved it) or 'failed' (error says why); `load` names the page load
+// that added it. A failed chip says why once, in the page load where it failed: a
+// reload drops it, and an upload a reload cut short goes too (with its token), since
+// neither can ever reach the session.
 import { sessionStore } from './session_store.js';
 
 const store = sessionStore('wharf.draft.');
 const TOKEN = /\[Image #(\d+)\]/g;
+const PAGE_LOAD = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
 export function emptyDraft() {
   return { text: '', images: [], next: 1 };
@@ -21,8 +25,14 @@ export function emptyDraft() {
 export function loadDraft(k, stillUploading) {
   const stored = store.read(k);
   if (!stored || typeof stored.text !== 'string' || !Array.isArray(stored.images)) return emptyDraft();
-  for (const image of stored.images) if (image.state === 'uploading' && !stillUploading) image.state = 'failed';
-  return { text: stored.text, images: stored.images, next: Number(stored.next) || 1 };
+  let text = stored.text;
+  const images = stored.images.filter((image) => {
+    const earlier = image.load !== PAGE_LOAD;
+    const lost = image.state === 'failed' ? earlier : image.state === 'uploading' && (earlier || !stillUploading);
+    if (lost) text = withoutToken(text, image.n);
+    return !lost;
+  });
+  return { text, images, next: Number(stored.next) || 1 };
 }
 
 export function saveDraft(k, draft) {
@@ -33,7 +43,7 @@ export function saveDraft(k, draft) {
 
 // A new image of the draft, numbered, still uploading; its token is imageToken(image.n).
 export function addImage(draft, name) {
-  const image = { n: draft.next++, name, path: null, state: 'uploading' };
+  const image = { n: draft.next++, name, path: null, state: 'uploading', load: PAGE_LOAD };
   draft.images.push(image);
   return image;
 }

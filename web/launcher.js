@@ -3,8 +3,11 @@
 // run (agents, shells and actions from /api/status's catalog; the known agents that are
 // not installed are shown, disabled, so the person learns they exist) and where
 // (suggestions from /api/dirs; anything inside the workspace can be typed, the daemon
-// checks it). Starting sends `new` with kind, entry and cwd, and nothing else moves:
-// the defaults stay where they are. Escape, the chevron again, or a click outside close it.
+// checks it), and what `wharf new` also takes: a name, a first prompt, environment
+// variables (KEY=VALUE lines). Starting sends `new` and waits for the daemon's answer
+// with the panel open: a refusal is shown beside the field that caused it (its error
+// code says which), and only a start that worked closes the panel. The defaults stay
+// where they are. Escape, the chevron again, or a click outside close it.
 const GROUPS = [['agent', 'Agents'], ['shell', 'Shells'], ['action', 'Actions']];
 
 export function createLauncher({ key, onLaunch, onOpenChange, focusTerminal }) {
@@ -129,6 +132,29 @@ export function createLauncher({ key, onLaunch, onOpenChange, focusTerminal }) {
     input.addEventListener('keydown', (event) => {
       if (event.key === 'Enter') { event.preventDefault(); start(); }
     });
+    const dirError = fieldError(label, 'launcher-cwd-error', input);
+
+    const nameField = textField('Name', 'name', 'input', 'default: what it runs and its id');
+    nameField.input.maxLength = 64;
+    nameField.input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') { event.preventDefault(); start(); }
+    });
+    const promptField = textField('First prompt', 'prompt', 'textarea', 'for agents that take one');
+    promptField.input.rows = 2;
+    const envField = textField('Environment', 'env', 'textarea', 'KEY=VALUE, one a line');
+    envField.input.rows = 2;
+    panel.append(nameField.label, promptField.label, envField.label);
+    // Enter in a text area is a new line; Ctrl+Enter (Cmd+Enter) starts from anywhere.
+    panel.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); start(); }
+    });
+    const generalError = document.createElement('p');
+    generalError.className = 'launcher-error';
+    generalError.id = 'launcher-general-error';
+    generalError.setAttribute('role', 'alert');
+    generalError.hidden = true;
+    panel.append(generalError);
+    const pickerError = fieldError(picker, 'launcher-entry-error', picker);
 
     const row = document.createElement('div');
     row.className = 'launcher-buttons';
@@ -153,14 +179,51 @@ export function createLauncher({ key, onLaunch, onOpenChange, focusTerminal }) {
       }
       go.textContent = `Start ${name}`;
     }
-    function start() {
-      if (!choice) return;
-      const cwd = input.value.trim();
+    const errors = { cwd: dirError, name: nameField.error, prompt: promptField.error, env: envField.error,
+      entry: pickerError,
+      general: { show(text) { generalError.textContent = text; generalError.hidden = !text; } } };
+    function clearErrors() {
+      for (const e of Object.values(errors)) e.show('');
+    }
+    let starting = false;
+    async function start() {
+      if (!choice || starting) return;
+      clearErrors();
+      const env = parseEnv(envField.input.value);
+      if (env.error) { errors.env.show(env.error); envField.input.focus(); return; }
       const request = { kind: choice.kind, entry: choice.name };
+      const cwd = input.value.trim();
       if (cwd) request.cwd = cwd;
-      close(false);
-      onLaunch(request);
-      focusTerminal();
+      const name = nameField.input.value.trim();
+      if (name) request.name = name;
+      const prompt = promptField.input.value;
+      if (prompt.trim()) request.prompt = prompt;
+      if (Object.keys(env.vars).length) request.env = env.vars;
+      starting = true;
+      go.disabled = true;
+      go.textContent = 'Starting…';
+      panel.setAttribute('aria-busy', 'true');
+      const mine = token;
+      let answer;
+      try {
+        answer = await onLaunch(request);
+      } finally {
+        starting = false;
+      }
+      if (mine !== token) return; // closed (or reopened) meanwhile
+      panel.removeAttribute('aria-busy');
+      go.disabled = false;
+      go.textContent = `Start ${choice.name}`;
+      if (!answer || answer.ok) {
+        close(false);
+        focusTerminal();
+        return;
+      }
+      const field = fieldOf(answer);
+      errors[field].show(answer.message || answer.code || 'wharf refused to start it.');
+      const focusTarget = { cwd: input, name: nameField.input, prompt: promptField.input, env: envField.input,
+        entry: radios.find((r) => r.getAttribute('aria-checked') === 'true') }[field];
+      (focusTarget ?? go).focus();
     }
     const first = radios.find((r) => r.dataset.kind === defaultKind && r.dataset.name === defaultName && !r.disabled)
       ?? radios.find((r) => !r.disabled);
@@ -229,6 +292,80 @@ export function createLauncher({ key, onLaunch, onOpenChange, focusTerminal }) {
     close: () => close(false),
     isOpen: () => !panel.hidden,
   };
+}
+
+// A labelled text field (input or textarea) with its error line under it.
+function textField(caption, name, tag, placeholder) {
+  const label = document.createElement('label');
+  label.className = 'launcher-field';
+  const text = document.createElement('span');
+  text.textContent = caption;
+  const input = document.createElement(tag);
+  if (tag === 'input') input.type = 'text';
+  input.name = name;
+  input.autocomplete = 'off';
+  input.spellcheck = false;
+  input.placeholder = placeholder;
+  label.append(text, input);
+  // The error line sits after the label (outside it, so it is not part of its name).
+  const wrap = document.createElement('div');
+  wrap.append(label);
+  return { label: wrap, input, error: fieldError(label, `launcher-${name}-error`, input) };
+}
+
+// An error line after `el`, tied to `input` (aria-describedby, aria-invalid) while shown.
+function fieldError(el, id, input) {
+  const line = document.createElement('p');
+  line.className = 'launcher-error';
+  line.id = id;
+  line.hidden = true;
+  el.after(line);
+  return {
+    show(text) {
+      line.textContent = text;
+      line.hidden = !text;
+      if (text) {
+        input.setAttribute('aria-invalid', 'true');
+        input.setAttribute('aria-describedby', id);
+      } else {
+        input.removeAttribute('aria-invalid');
+        input.removeAttribute('aria-describedby');
+      }
+    },
+  };
+}
+
+// KEY=VALUE lines (blank lines and # comments skipped) as { KEY: VALUE }; the daemon
+// refuses names it will not pass on (LD_PRELOAD and the like), and says so.
+export function parseEnv(text) {
+  const vars = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (!line || line.startsWith('#')) continue;
+    const eq = line.indexOf('=');
+    const name = eq < 0 ? line : line.slice(0, eq);
+    if (eq < 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      return { error: `Line ${i + 1}: write KEY=VALUE, the key a name like MY_VAR.` };
+    }
+    vars[name] = line.slice(eq + 1);
+  }
+  return { vars };
+}
+
+// Which field a refusal is about, from its code (docs/protocol.md) and, for bad_field,
+// the field its message names.
+function fieldOf({ code, message = '' }) {
+  if (code === 'bad_directory') return 'cwd';
+  if (code === 'bad_env') return 'env';
+  if (['unknown_entry', 'not_installed', 'bad_entry'].includes(code)) return 'entry';
+  if (code === 'bad_field') {
+    if (/\bprompt\b/.test(message)) return 'prompt';
+    if (/\bname\b/.test(message)) return 'name';
+    if (/\b(cwd|directory)\b/.test(message)) return 'cwd';
+    if (/\benv\b/.test(message)) return 'env';
+  }
+  return 'general';
 }
 
 function relative(path, root) {

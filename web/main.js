@@ -8,13 +8,22 @@ import { createTabBar } from './tab_bar.js';
 import { openConnection } from './connection.js';
 // Terminal companions: the clipboard (OSC 52) and the composer below the terminal.
 import { installClipboard } from './clipboard.js';
+import { installTerminalPaste } from './terminal_paste.js';
+import { createEndedView } from './ended_view.js';
 import { createComposer } from './composer.js';
+// The web pane beside the terminal: the page the attached session published.
+import { createPane } from './pane.js';
+// The status strip under the terminal: what the session's program reports about itself.
+import { createStatusStrip } from './status_strip.js';
 // -- the bar's company: launcher, activity, curtain, power (one module each) --
 import { ask as askConfirm } from './confirm.js';
 import { createLauncher } from './launcher.js';
 import { createActivity } from './activity.js';
 import { createCurtain } from './curtain.js';
 import { createPower } from './power.js';
+// -- settings and the shortcut overlay (the gear in the bar) --
+import { createSettings } from './settings.js';
+import { createShortcuts } from './shortcuts.js';
 
 let connection = null; // the buttons below exist before the socket does
 let launcher = null; // the empty state's "Choose…" opens it
@@ -31,14 +40,16 @@ const status = createStatus({
 const pageKey = new URLSearchParams(location.search).get('k');
 let tabs = null;
 launcher = createLauncher({
-  key: pageKey, onLaunch: ask('newSession'), focusTerminal: view.focus,
+  key: pageKey, onLaunch: (what) => connection?.newSession(what, { wait: true }), focusTerminal: view.focus,
   onOpenChange: (open) => tabs?.setLauncherOpen(open),
 });
 tabs = createTabBar(document.getElementById('tabs'), {
   onSelect: ask('select'), onNew: ask('newSession'), onEnd: ask('end'), onRename: ask('rename'),
   onReorder: ask('reorder'), onTake: ask('take'), onLauncher: (anchor) => launcher.toggle(anchor),
-  focusTerminal: view.focus, ask: askConfirm,
+  focusTerminal: view.focus, ask: askConfirm, onDismiss: ask('dismiss'),
 });
+// An ended session's banner over its last screen (ended_view.js), with Close.
+const endedView = createEndedView(document.getElementById('ended'), { onClose: ask('dismiss'), focusTerminal: view.focus });
 const activity = createActivity({ onSeen: ask('seen'), terminalEl: document.getElementById('terminal') });
 const curtain = createCurtain(document.getElementById('curtain'), {
   key: pageKey, inert: [document.getElementById('tabs'), document.getElementById('empty'), document.getElementById('notice')],
@@ -46,10 +57,23 @@ const curtain = createCurtain(document.getElementById('curtain'), {
 const power = createPower({
   key: pageKey, onStopping: () => curtain.stopping(), onError: (text) => status.error(text), focusTerminal: view.focus,
 });
-tabs.tools.append(activity.bell, power.element);
+const shortcuts = createShortcuts({ focusTerminal: view.focus });
+let sessionNames = new Map(); // id -> name, for notifications
+const settings = createSettings({
+  key: pageKey, view, activity, sessionName: (id) => sessionNames.get(id),
+  onShortcuts: () => shortcuts.open(), focusTerminal: view.focus,
+});
+tabs.tools.append(activity.bell, settings.button, power.element);
+const pane = createPane({ send: (msg) => connection?.paneFeedback(msg) ?? false, focusTerminal: view.focus });
+tabs.tools.prepend(pane.toggle);
+const strip = createStatusStrip(document.getElementById('status-strip'));
 
 // -- the terminal's companions: the clipboard (OSC 52) and the composer below it --
 installClipboard(view);
+// Every paste into the terminal goes through the daemon's cleaning (terminal_paste.js).
+installTerminalPaste(view, document.getElementById('terminal'), {
+  paste: (text) => connection?.paste(text, { submit: false, from: 'terminal' }) ?? false,
+});
 const composer = createComposer(document.getElementById('composer'), {
   key: pageKey,
   paste: (text) => connection?.paste(text) ?? false,
@@ -57,15 +81,27 @@ const composer = createComposer(document.getElementById('composer'), {
 
 // Everything that follows the session list hears it from one place.
 const bar = {
-  update(state) { tabs.update(state); activity.update(state); power.update(state); composer.update(state); },
+  update(state) {
+    tabs.update(state); activity.update(state); power.update(state); composer.update(state); pane.update(state);
+    sessionNames = new Map((state.sessions ?? []).map((s) => [s.id, s.name]));
+  },
 };
 const hooks = {
-  up: (hello) => { curtain.up(); power.setKeepsSessions(hello?.keeps_sessions === true); },
+  up: (hello) => { curtain.up(); settings.refresh(); power.setKeepsSessions(hello?.keeps_sessions === true); },
   down: () => { launcher.close(); curtain.down(); },
   stopping: (kept) => curtain.stopping(kept),
   keyRotated: () => curtain.keyRotated(),
-  chime: () => activity.chime(),
-  pasted: (msg) => composer.pasted(msg),
+  pane: (msg) => pane.pane(msg),
+  status: (msg) => strip.status(msg),
+  endedShow: (record) => endedView.show(record),
+  endedHide: () => endedView.hide(),
+  paneFiled: (msg) => pane.filed(msg),
+  paneRefused: (msg) => pane.refused(msg),
+  chime: (id) => { activity.chime(); settings.notify(id); },
+  pasted: (msg, from) => {
+    if (from !== 'terminal') composer.pasted(msg);
+    else if (msg.removed > 0) status.error(`${msg.removed} character${msg.removed === 1 ? '' : 's'} of control codes were removed from the paste.`, 'info');
+  },
 };
 
 connection = openConnection({ view, status, tabs: bar, hooks });

@@ -25,6 +25,7 @@ export function createPower({ key, onStopping, onError, focusTerminal }) {
       items: names,
       confirm: 'Stop wharf',
       danger: !keepsSessions,
+      safeFocus: true, // stopping is never what a stray Enter should do
       anchor: power,
     });
     if (!yes) { focusTerminal(); return; }

@@ -2,18 +2,20 @@
 // - the status line, a small pill over the terminal's corner: connecting, a page that
 //   cannot go on (an outage is the curtain's, see curtain.js), and brief
 //   flashes (a refused request, a session that ended while we moved on);
-// - the watcher notice, with a "Take over" button: shown when this window's input was
-//   refused because another window drives the session, or when it lost the drive;
+// - the watcher notice: shown when this window's input was refused because another
+//   window drives the session, or when it lost the drive. It points at the bar's one
+//   "Take over" button (tab_bar.js) instead of carrying a second one;
 // - the empty state, a panel over the terminal when this window is attached to nothing
 //   (no session left, or the last one ended), with a "New session" button.
 // Only the notice and the panel take clicks; the status line lets them fall through.
 const FLASH_MS = 5000;
 const NOTICE_MS = 8000; // after the last refused keystroke
 
-export const WATCHING_TEXT = 'Watching — another window drives this session.';
+export const WATCHING_TEXT = 'Watching — another window drives this session. Take over (in the bar) to type here.';
 
 export function createStatus({ line, notice, empty }, { onTakeOver, onNewSession, onChoose, focusTerminal }) {
   let steady = null; // { text, kind } or null when there is nothing to say
+  const alerts = createAlerts();
   let flash = null;
   let downTimer = 0;
   let flashTimer = 0;
@@ -33,14 +35,10 @@ export function createStatus({ line, notice, empty }, { onTakeOver, onNewSession
     render();
   }
 
-  // The notice: text plus one button, built once.
+  // The notice: text only (the bar has the button), built once.
   const noticeText = document.createElement('span');
-  noticeText.textContent = `${WATCHING_TEXT} `;
-  const takeButton = document.createElement('button');
-  takeButton.type = 'button';
-  takeButton.textContent = 'Take over?';
-  takeButton.addEventListener('click', () => { hideNotice(); onTakeOver(); focusTerminal(); });
-  notice.replaceChildren(noticeText, takeButton);
+  noticeText.textContent = WATCHING_TEXT;
+  notice.replaceChildren(noticeText);
   notice.hidden = true;
   keepFocusOut(notice);
 
@@ -95,7 +93,11 @@ export function createStatus({ line, notice, empty }, { onTakeOver, onNewSession
       empty.hidden = true;
       setSteady({ text, kind: 'error' });
     },
+    // Errors that matter (kind 'error': a refused request) stay until dismissed with
+    // their ×; the rest (info, ended) flash for a few seconds. The status line is a polite
+    // live region, the alerts an assertive one, so a screen reader hears both.
     error(text, kind = 'error') {
+      if (kind === 'error') { alerts.add(text); return; }
       clearTimeout(flashTimer);
       flash = { text, kind };
       flashTimer = setTimeout(() => { flash = null; render(); }, FLASH_MS);
@@ -124,6 +126,39 @@ export function createStatus({ line, notice, empty }, { onTakeOver, onNewSession
       noticeTimer = setTimeout(hideNotice, NOTICE_MS);
     },
     driving() { hideNotice(); },
+  };
+}
+
+// The stack of errors that stay until dismissed, top right under the bar. The same text
+// twice is one alert (a repeated refusal), brought to the end.
+function createAlerts() {
+  const box = document.createElement('div');
+  box.id = 'alerts';
+  box.setAttribute('role', 'alert');
+  box.setAttribute('aria-live', 'assertive');
+  document.body.append(box);
+  const MAX = 4;
+  return {
+    add(text) {
+      for (const old of box.children) if (old.dataset.text === text) old.remove();
+      const item = document.createElement('div');
+      item.className = 'alert';
+      item.dataset.text = text;
+      const words = document.createElement('span');
+      words.textContent = text;
+      const dismiss = document.createElement('button');
+      dismiss.type = 'button';
+      dismiss.className = 'alert-dismiss';
+      dismiss.textContent = '×';
+      dismiss.setAttribute('aria-label', 'Dismiss');
+      dismiss.title = 'Dismiss';
+      dismiss.addEventListener('mousedown', (event) => event.preventDefault()); // keep the terminal's focus
+      dismiss.addEventListener('click', () => item.remove());
+      item.append(words, dismiss);
+      box.append(item);
+      while (box.children.length > MAX) box.firstElementChild.remove();
+    },
+    clear() { box.replaceChildren(); },
   };
 }
 

@@ -13,7 +13,10 @@
 // - × (or Delete on a focused tab, or Alt+Shift+W anywhere) ends a session, after a
 //   small confirm naming it;
 // - arrow keys, Home and End move between tabs (one tab stop for the whole list);
-// - a session another window drives carries a marker; the attached one offers Take over.
+// - a session another window drives carries a marker; the attached one offers Take over;
+// - a session that ended with a failure stays as an ended tab after the live ones
+//   (dimmed, with its exit status), until closed with its × (no confirm: nothing runs);
+//   selecting it shows its last screen (ended_view.js).
 // Clicks never leave the focus on the bar (keystrokes belong to the terminal), except
 // for the rename field and the panels opened from it, which keep theirs.
 import { createTabDrag } from './tab_drag.js';
@@ -26,7 +29,7 @@ export function accentOf(id) {
 }
 
 export function createTabBar(el, {
-  onSelect, onNew, onLauncher, onEnd, onRename, onReorder, onTake, focusTerminal, ask,
+  onSelect, onNew, onLauncher, onEnd, onRename, onReorder, onTake, focusTerminal, ask, onDismiss = () => {},
 }) {
   const list = document.createElement('div');
   list.className = 'tab-list';
@@ -61,7 +64,14 @@ export function createTabBar(el, {
   const tools = document.createElement('div');
   tools.className = 'tab-tools';
 
-  el.replaceChildren(list, newGroup, watcherBox, tools);
+  // Ended sessions: a list of their own, so dragging (tab_drag.js) only ever moves live ones.
+  const endedList = document.createElement('div');
+  endedList.className = 'tab-ended-list';
+  endedList.setAttribute('role', 'tablist');
+  endedList.setAttribute('aria-label', 'Ended sessions');
+  endedList.hidden = true;
+
+  el.replaceChildren(list, endedList, newGroup, watcherBox, tools);
   // Pressing a button would move the focus to it; the rename field is the exception.
   el.addEventListener('mousedown', (event) => {
     if (!(event.target instanceof HTMLInputElement)) event.preventDefault();
@@ -75,7 +85,8 @@ export function createTabBar(el, {
   let renaming = null; // id of the session whose name is being edited
   let heldBack = false; // a list arrived while the bar held still for a drag
   let suppressClick = false; // the click that ends a drag is not a selection
-  let last = { sessions: [], attachedId: null, driving: null, windowId: null, online: false };
+  let singleClickOn = null; // id of the tab the last first click of a pair landed on
+  let last = { sessions: [], attachedId: null, driving: null, windowId: null, online: false, ended: [], viewingId: null };
   const shownActivity = new Map(); // id -> the activity its tab showed last: flash only on a change
   // The attached session's tab last brought into view. Only a switch scrolls the bar: a
   // list that changes while someone scrolls it (activity, another window) leaves it be.
@@ -96,6 +107,9 @@ export function createTabBar(el, {
       drivenElsewhere: session.driver != null && windowId != null && session.driver !== windowId,
     }));
     list.replaceChildren(...tabs);
+    const ended = Array.isArray(last.ended) ? last.ended : [];
+    endedList.replaceChildren(...ended.map((e) => renderEnded(e, e.id === last.viewingId)));
+    endedList.hidden = ended.length === 0;
     // One tab stop: the attached tab, else the first.
     const stop = tabs.find((t) => t.classList.contains('current')) ?? tabs[0];
     stop?.querySelector('[role="tab"]').setAttribute('tabindex', '0');
@@ -150,10 +164,13 @@ export function createTabBar(el, {
       + 'Double-click to rename, drag (or touch and hold) to reorder';
     name.addEventListener('click', (event) => {
       if (suppressClick) { event.preventDefault(); return; }
+      if (event.detail === 1) singleClickOn = session.id;
       if (!current) onSelect(session.id);
       focusTerminal();
     });
-    name.addEventListener('dblclick', () => startRename(tab, session));
+    // Both clicks on this tab: a browser also counts a tap that follows a finger's
+    // release after a pickup (whose own click was cancelled) as the second of a pair.
+    name.addEventListener('dblclick', () => { if (singleClickOn === session.id) startRename(tab, session); });
     name.addEventListener('keydown', (event) => onTabKey(event, tab, session));
     tab.append(light, name);
 
@@ -180,6 +197,48 @@ export function createTabBar(el, {
     tab.append(close);
 
     tab.addEventListener('pointerdown', (event) => drag.start(event, tab));
+    return tab;
+  }
+
+  function renderEnded(ended, current) {
+    const tab = document.createElement('div');
+    tab.className = 'tab ended';
+    tab.setAttribute('role', 'presentation');
+    tab.classList.toggle('current', current);
+    tab.dataset.session = String(ended.id);
+    tab.style.setProperty('--tab-accent', accentOf(ended.id));
+    const mark = document.createElement('span');
+    mark.className = 'tab-ended-mark';
+    if (ended.crashed || ended.signal) mark.textContent = ended.crashed ? 'lost' : ended.signal.replace(/^SIG/, '');
+    else {
+      const word = document.createElement('span');
+      word.className = 'tab-ended-word'; // "exit ": left out on a phone, where room is short
+      word.textContent = 'exit ';
+      mark.append(word, String(ended.code ?? '?'));
+    }
+    mark.setAttribute('aria-hidden', 'true');
+    const name = document.createElement('button');
+    name.type = 'button';
+    name.className = 'tab-name';
+    name.id = `tab-${ended.id}`;
+    name.setAttribute('role', 'tab');
+    name.setAttribute('aria-selected', String(current));
+    name.setAttribute('aria-controls', 'terminal');
+    name.setAttribute('tabindex', current ? '0' : '-1');
+    name.textContent = ended.name;
+    const how = ended.crashed ? 'its host went away' : ended.signal ? `killed by ${ended.signal}` : `exited with status ${ended.code}`;
+    name.setAttribute('aria-description', `ended: ${how}`);
+    name.title = `${ended.name} — ended (${how})\nClick to see its last screen; × closes the tab`;
+    name.addEventListener('click', () => { onSelect(ended.id); focusTerminal(); });
+    name.addEventListener('keydown', (event) => {
+      if (event.key === 'Delete') { event.preventDefault(); onDismiss(ended.id); focusTerminal(); }
+      else if (event.key === 'Escape') { event.preventDefault(); focusTerminal(); }
+    });
+    const close = button('tab-close', '', `Close ${ended.name}`);
+    close.append(icon('M4.5 4.5l7 7M11.5 4.5l-7 7'));
+    close.tabIndex = -1;
+    close.addEventListener('click', () => { onDismiss(ended.id); focusTerminal(); });
+    tab.append(mark, name, close);
     return tab;
   }
 

@@ -16,21 +16,45 @@ import { silenceQueries } from './terminal_queries.js';
 import { linkHandler, openLink, webLinkOptions } from './links.js';
 import { createSearch } from './search.js';
 
-const theme = {
-  background: '#0e1116',
-  foreground: '#d6dae0',
-  cursor: '#e6e9ee',
-  cursorAccent: '#0e1116',
-  selectionBackground: '#3a4657',
-  black: '#1b1f27', brightBlack: '#5c6370',
-  red: '#e06c75', brightRed: '#ff7b86',
-  green: '#98c379', brightGreen: '#b5e08f',
-  yellow: '#e5c07b', brightYellow: '#f7d794',
-  blue: '#61afef', brightBlue: '#82c4ff',
-  magenta: '#c678dd', brightMagenta: '#dc9cf0',
-  cyan: '#56b6c2', brightCyan: '#79d3de',
-  white: '#d6dae0', brightWhite: '#ffffff',
+// The terminal's palettes, one per page theme (settings.js picks; style.css has the rest
+// of the page's colours under the same theme names).
+export const TERMINAL_THEMES = {
+  dark: {
+    background: '#0e1116',
+    foreground: '#d6dae0',
+    cursor: '#e6e9ee',
+    cursorAccent: '#0e1116',
+    selectionBackground: '#3a4657',
+    black: '#1b1f27', brightBlack: '#5c6370',
+    red: '#e06c75', brightRed: '#ff7b86',
+    green: '#98c379', brightGreen: '#b5e08f',
+    yellow: '#e5c07b', brightYellow: '#f7d794',
+    blue: '#61afef', brightBlue: '#82c4ff',
+    magenta: '#c678dd', brightMagenta: '#dc9cf0',
+    cyan: '#56b6c2', brightCyan: '#79d3de',
+    white: '#d6dae0', brightWhite: '#ffffff',
+  },
+  // Colours dark enough to read on white: programs assume "white" is faint and "black"
+  // is strong, so they are swapped towards the ends that stay legible.
+  light: {
+    background: '#ffffff',
+    foreground: '#1f2328',
+    cursor: '#1f2328',
+    cursorAccent: '#ffffff',
+    selectionBackground: '#b6d7ff',
+    black: '#24292f', brightBlack: '#57606a',
+    red: '#c4232f', brightRed: '#a40e26',
+    green: '#1a7f37', brightGreen: '#116329',
+    yellow: '#8a5a00', brightYellow: '#6e4800',
+    blue: '#0550ae', brightBlue: '#0969da',
+    magenta: '#8250df', brightMagenta: '#6639ba',
+    cyan: '#0f6f7a', brightCyan: '#0b5560',
+    white: '#6e7781', brightWhite: '#8c959f',
+  },
 };
+
+// Key behaviours a person may turn off in the settings (settings.js): see keys() below.
+const keyPrefs = { searchKey: true, shiftEnterNewline: true };
 
 export function createTerminalView(container) {
   const term = new Terminal({
@@ -41,7 +65,7 @@ export function createTerminalView(container) {
     cursorBlink: false, // a steady cursor is easier to find and to read around
     fontFamily: '"DejaVu Sans Mono", "Liberation Mono", ui-monospace, Menlo, Consolas, monospace',
     fontSize: 14,
-    theme,
+    theme: TERMINAL_THEMES.dark,
     linkHandler, // OSC 8 links: see links.js
     // Rewrap the cursor's line on a resize too, as the daemon's engine does (docs/engine.md),
     // so that a reload after a resize shows the screen the window already showed.
@@ -54,7 +78,7 @@ export function createTerminalView(container) {
   term.loadAddon(new WebLinksAddon(openLink, webLinkOptions));
   silenceQueries(term);
   term.open(container);
-  useWebglIfPossible(term);
+  let webgl = useWebglIfPossible(term); // the addon while WebGL draws, else null
   const search = createSearch(term, container, { focusTerminal: () => term.focus() });
   term.attachCustomKeyEventHandler((event) => keys(term, search, event));
   let replaying = false; // while the snapshot of a session is being written (clipboard.js)
@@ -135,6 +159,26 @@ export function createTerminalView(container) {
     replaying(on) { replaying = on; },
     isReplaying: () => replaying,
     search,
+    // What settings.js may change live. A change of font or size changes the cell size:
+    // the terminal refits, and the session follows only while this window drives
+    // (connection.js sends the size from onFitted).
+    configure({ fontSize, fontFamily, theme, cursorStyle, cursorBlink } = {}) {
+      const before = `${term.options.fontSize}/${term.options.fontFamily}`;
+      if (fontSize != null) term.options.fontSize = fontSize;
+      if (fontFamily != null) term.options.fontFamily = fontFamily;
+      if (theme != null) term.options.theme = TERMINAL_THEMES[theme] ?? TERMINAL_THEMES.dark;
+      if (cursorStyle != null) term.options.cursorStyle = cursorStyle;
+      if (cursorBlink != null) term.options.cursorBlink = cursorBlink;
+      if (`${term.options.fontSize}/${term.options.fontFamily}` !== before) refit();
+    },
+    // 'webgl' or 'dom'. WebGL may be refused by the GPU: renderer() says what draws.
+    setRenderer(kind) {
+      if (kind === 'dom' && webgl) { webgl.dispose(); webgl = null; }
+      if (kind === 'webgl' && !webgl) webgl = useWebglIfPossible(term);
+      refit();
+    },
+    renderer: () => (webgl && !webgl.lost ? 'webgl' : 'dom'),
+    setKeyPrefs(prefs) { Object.assign(keyPrefs, prefs); },
   };
 }
 
@@ -147,7 +191,14 @@ export function createTerminalView(container) {
 function keys(term, search, event) {
   const key = event.key;
   const plainShift = event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey;
-  if (key === 'Enter' && plainShift) {
+  // Tab and Shift+Tab belong to the program (completion; Claude Code's mode switch reads
+  // ESC [ Z): xterm.js sends them, and the browser must not also move the focus out of
+  // the terminal (to the power button, where the next Enter would ask to stop wharf).
+  if (key === 'Tab' && !event.ctrlKey && !event.altKey && !event.metaKey) {
+    event.preventDefault();
+    return true;
+  }
+  if (key === 'Enter' && plainShift && keyPrefs.shiftEnterNewline) {
     if (event.type === 'keydown') term.input('\x1b\r', true);
     event.preventDefault();
     return false;
@@ -161,7 +212,7 @@ function keys(term, search, event) {
     event.preventDefault();
     return false;
   }
-  if (lower === 'f' && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey) {
+  if (keyPrefs.searchKey && lower === 'f' && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey) {
     if (event.type === 'keydown') search.show();
     event.preventDefault();
     return false;
@@ -176,9 +227,11 @@ function useWebglIfPossible(term) {
   let webgl;
   try {
     webgl = new WebglAddon();
-    webgl.onContextLoss(() => webgl.dispose());
+    webgl.onContextLoss(() => { webgl.lost = true; webgl.dispose(); });
     term.loadAddon(webgl);
+    return webgl;
   } catch {
     webgl?.dispose();
+    return null;
   }
 }

@@ -1,9 +1,11 @@
 #include "app/context_note.hpp"
 
+#include <boost/json.hpp>
 #include <fstream>
 #include <string_view>
 
 #include "app/key_file.hpp"
+#include "core/shell_quote.hpp"
 
 namespace wharf::app {
 namespace fs = std::filesystem;
@@ -43,6 +45,19 @@ core::Result<ContextNote> prepare_context_note(const std::optional<std::string>&
   if (auto written = write_private_file(note, std::string(kWharfNote)); !written)
     return written.error();
   return ContextNote{note.string(), std::string(kWharfNote)};
+}
+
+core::Result<std::string> prepare_agent_settings(const fs::path& state_dir,
+                                                 const std::string& wharf_binary) {
+  // Claude runs the command through a shell: the path is quoted for one.
+  boost::json::object settings{{"statusLine",
+                                {{"type", "command"},
+                                 {"command", core::shell_quote(wharf_binary) + " status-line"},
+                                 {"padding", 0}}}};
+  fs::path file = state_dir / "claude-settings.json";
+  if (auto written = write_private_file(file, boost::json::serialize(settings) + "\n"); !written)
+    return written.error();
+  return file.string();
 }
 
 }  // namespace wharf::app

@@ -26,4 +26,12 @@ core::Result<ContextNote> prepare_context_note(const std::optional<std::string>&
                                                const std::string& what,
                                                const std::filesystem::path& state_dir);
 
+// Claude Code's extra settings for a session wharf starts (`claude --settings FILE`,
+// merged over the user's own, whose files wharf never touches): a statusLine that runs
+// `<wharf_binary> status-line`, which hands Claude's numbers to the session's status
+// strip (cli/commands/status_line.cpp). Written owner-only into the state directory;
+// the answer is its path.
+core::Result<std::string> prepare_agent_settings(const std::filesystem::path& state_dir,
+                                                 const std::string& wharf_binary);
+
 }  // namespace wharf::app

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "core/utf8.hpp"
 #include "host/session_host.hpp"
@@ -23,7 +24,8 @@ Session::Session(asio::io_context& io, core::SessionId id, std::string program,
       ending_(connection.state.ending),
       bytes_out_(connection.state.bytes_out),
       bytes_in_(connection.state.bytes_in),
-      activity_timer_(io) {
+      activity_timer_(io),
+      status_timer_(io) {
   // The host's screen, recreated; whatever it would answer was answered by the host.
   if (!connection.snapshot.empty()) {
     screen_->feed(connection.snapshot);
@@ -125,7 +127,9 @@ void Session::on_output(std::string_view bytes) {
   auto chunk = std::make_shared<const std::string>(bytes);
   last_activity_ = std::chrono::steady_clock::now();
   last_output_ = last_activity_;
-  if (shell_.integrated) follow_shell_marks(*chunk);
+  // Any program may report its directory and commands (fish, a shell over ssh), so every
+  // session's output is scanned; only the sessions wharf integrated count as shells.
+  follow_shell_marks(*chunk);
   activity_changed(activity_.on_output(last_output_));
   for_each_observer([&](SessionObserver& o) { o.on_output(chunk); });
   screen_->feed(*chunk);
@@ -135,7 +139,10 @@ void Session::on_output(std::string_view bytes) {
 void Session::follow_shell_marks(std::string_view chunk) {
   found_marks_.clear();
   marks_.feed(chunk, found_marks_);
+  bool changed = false;
   for (const core::ShellMark& mark : found_marks_) {
+    changed = status_.on_mark(mark, last_output_) || changed;
+    if (!shell_.integrated || mark.kind == core::MarkKind::kWorkingDirectory) continue;
     shell_.marks_seen = true;
     switch (mark.kind) {
       case core::MarkKind::kPromptStart:
@@ -149,8 +156,50 @@ void Session::follow_shell_marks(std::string_view chunk) {
       case core::MarkKind::kCommandEnd:
         if (mark.exit_code) shell_.last_exit = mark.exit_code;
         break;
+      case core::MarkKind::kWorkingDirectory:
+        break;
     }
   }
+  if (changed) status_changed();
+}
+
+OutputChunk Session::status_message() const {
+  if (!status_message_) {
+    const char* home = std::getenv("HOME");
+    status_message_ = std::make_shared<const std::string>(
+        core::status_message(id_, status_.status(), home != nullptr ? home : ""));
+  }
+  return status_message_;
+}
+
+void Session::report_status(core::AgentReport report) {
+  if (status_.on_report(std::move(report))) status_changed();
+}
+
+void Session::status_changed() {
+  status_message_.reset();
+  if (status_timer_armed_ || finished_) return;  // the timer sends the status as it is then
+  auto now = std::chrono::steady_clock::now();
+  auto at = status_throttle_.send_at(now);
+  if (at <= now) {
+    send_status();
+    return;
+  }
+  status_timer_armed_ = true;
+  status_timer_.expires_at(at);
+  status_timer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+    auto self = weak.lock();
+    if (!self) return;
+    self->status_timer_armed_ = false;
+    if (ec || self->finished_) return;
+    self->send_status();
+  });
+}
+
+void Session::send_status() {
+  status_throttle_.sent(std::chrono::steady_clock::now());
+  OutputChunk message = status_message();
+  for_each_observer([&](SessionObserver& o) { o.on_status(message); });
 }
 
 void Session::mark_activity(core::Activity activity) {
@@ -243,6 +292,7 @@ void Session::finish(const core::ExitStatus& status) {
   finished_ = true;
   leader_exit_ = status;
   activity_timer_.cancel();
+  status_timer_.cancel();
   if (on_finished_) on_finished_(id_, *leader_exit_);
 }
 

@@ -29,6 +29,7 @@
 #include "core/exit_status.hpp"
 #include "core/host_protocol.hpp"
 #include "core/screen.hpp"
+#include "core/session_status.hpp"
 #include "core/shell_marks.hpp"
 #include "core/terminal_size.hpp"
 #include "host/frame_link.hpp"
@@ -48,6 +49,9 @@ class SessionObserver {
   // `next` is where a window showing this session should land.
   virtual void on_exit(core::SessionId id, const core::ExitStatus& status,
                        std::optional<core::SessionId> next) = 0;
+  // The session's `status` message (core/session_status.hpp), at most kStatusInterval
+  // apart; observers that show no status strip ignore it.
+  virtual void on_status(const OutputChunk& message) { (void)message; }
 };
 
 struct EndingTimings {
@@ -115,6 +119,12 @@ class Session : public std::enable_shared_from_this<Session> {
   void seen();                                  // a person looked at it
 
   const ShellState& shell_state() const { return shell_; }
+  // What the program reports about itself (the status strip): OSC 7 and 133 from its
+  // output, and its agent's status line (`wharf status-line`, report_status()).
+  const core::ProgramStatus& status() const { return status_.status(); }
+  // The current `status` message, built once per change.
+  OutputChunk status_message() const;
+  void report_status(core::AgentReport report);
   void set_shell_integration(bool integrated) { shell_.integrated = integrated; }
   // One run_command at a time per session: the shell reads one command line at a time.
   bool command_in_flight() const { return command_in_flight_; }
@@ -149,6 +159,9 @@ class Session : public std::enable_shared_from_this<Session> {
   void on_link_closed(const std::string& why);
   void on_output(std::string_view bytes);
   void follow_shell_marks(std::string_view chunk);
+  // The status changed: observers hear it now, or when the throttle allows.
+  void status_changed();
+  void send_status();
   void activity_changed(bool changed);
   void arm_activity_timer();
   void finish(const core::ExitStatus& status);
@@ -184,10 +197,15 @@ class Session : public std::enable_shared_from_this<Session> {
   core::ShellMarkScanner marks_;
   std::vector<core::ShellMark> found_marks_;  // reused storage
   ShellState shell_;
+  core::StatusTracker status_;
+  mutable OutputChunk status_message_;  // null: changed since it was built
   bool command_in_flight_ = false;
   core::ActivityTracker activity_;
   asio::steady_timer activity_timer_;
   bool activity_timer_armed_ = false;
+  core::StatusThrottle status_throttle_{core::kStatusInterval};
+  asio::steady_timer status_timer_;
+  bool status_timer_armed_ = false;
   std::function<void(core::SessionId, ActivityEvent)> on_activity_;
 };
 

@@ -53,10 +53,12 @@ core::Result<LaunchDecision> decide_launch(const LaunchDefaults& defaults,
              (defaults.has_conversation &&
               defaults.has_conversation(entry.resume_probe, defaults.account.home, cwd.value()));
   }
-  auto plan = core::plan_launch(entry, core::LaunchOptions{.prompt = request.prompt,
-                                                           .resume = resume,
-                                                           .context_file = defaults.context_file,
-                                                           .context_text = defaults.context_text});
+  auto plan =
+      core::plan_launch(entry, core::LaunchOptions{.prompt = request.prompt,
+                                                   .resume = resume,
+                                                   .context_file = defaults.context_file,
+                                                   .context_text = defaults.context_text,
+                                                   .settings_file = defaults.agent_settings});
   if (!plan) return plan.error();
   return LaunchDecision{.entry = &entry,
                         .cwd = std::move(cwd.value()),

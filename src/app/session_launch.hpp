@@ -39,6 +39,8 @@ struct LaunchDefaults {
   std::string default_directory;  // where they start; empty: the workspace
   std::string context_file;       // the note for agents that take one; empty: none
   std::string context_text;       // its text, for agents that take the text itself
+  std::string agent_settings;     // wharf's settings file for agents that take one
+                                  // (app/context_note.hpp); empty: none
   std::string state_dir;          // given to sessions as WHARF_STATE_DIR; empty: not set
   std::string shell_integration;  // where the shell integration files are; empty: off
   bool shared_shell = false;      // keep a shell for programs that name no session

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "app/launch.hpp"
+#include "app/saved_defaults.hpp"
 #include "pty/child_reaper.hpp"
 #include "pty/process_tree.hpp"
 #include "pty/session_cgroup.hpp"
@@ -168,6 +169,10 @@ core::Result<const core::CatalogEntry*> SessionService::set_default_entry(
   const core::CatalogEntry* entry = chosen.value();
   defaults_.default_entry = std::string(core::kind_name(entry->kind)) + ":" + entry->name;
   spdlog::info("new sessions now start {} {}", core::kind_name(entry->kind), entry->name);
+  if (!defaults_file_.empty()) {
+    kept_defaults_.entry = defaults_.default_entry;
+    save_defaults_file();
+  }
   return entry;
 }
 
@@ -179,7 +184,18 @@ core::Result<std::string> SessionService::set_default_directory(const std::strin
                              .string();
   defaults_.default_directory = relative == "." ? "" : relative;
   spdlog::info("new sessions now start in {}", resolved.value());
+  if (!defaults_file_.empty()) {
+    kept_defaults_.cwd = defaults_.default_directory;
+    save_defaults_file();
+  }
   return resolved.value();
+}
+
+// A failure to keep the choice costs only its survival of a restart: the move itself
+// already happened, so it is logged rather than refused.
+void SessionService::save_defaults_file() {
+  if (auto written = save_defaults(defaults_file_, kept_defaults_); !written)
+    spdlog::warn("cannot keep the default entry and directory: {}", written.error().message);
 }
 
 namespace {
@@ -497,6 +513,9 @@ void SessionService::on_session_finished(core::SessionId id, const core::ExitSta
     if (!recorded) spdlog::warn("store: {}", recorded.error().message);
   }
   keep_final_screen(*session);
+  bool failed = session->host_lost() || status.signal || (status.code && *status.code != 0);
+  if (failed && !requested) keep_ended(*session, status, session->host_lost());
+  panes_.session_ended(id);
   if (!session->host_lost()) remember_left_behind(id, session->host_pid());
   registry_.remove(id);
   sessions_.erase(it);
@@ -548,7 +567,10 @@ OutputChunk SessionService::sessions_list() const {
                                             session ? session->activity() : core::Activity::kIdle)),
                                         .shared_shell = e->shared_shell});
   }
-  list_cache_ = std::make_shared<const std::string>(core::sessions_message(rows));
+  std::vector<core::EndedSummary> ended;
+  ended.reserve(ended_.size());
+  for (const EndedSession& e : ended_) ended.push_back(e.summary);
+  list_cache_ = std::make_shared<const std::string>(core::sessions_message(rows, ended));
   return list_cache_;
 }
 

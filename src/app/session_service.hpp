@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "app/pane_store.hpp"
+#include "app/saved_defaults.hpp"
 #include "app/session.hpp"
 #include "app/session_launch.hpp"
 #include "app/window_set.hpp"
@@ -48,6 +50,12 @@ struct ServiceOptions {
   // Where the last screen of each ended session is kept (app/final_screens.hpp); empty:
   // nowhere.
   std::filesystem::path screens_dir;
+  // An ended session's tab (EndedSession) closes by itself after this long; 0: never
+  // (`[page] ended_auto_close`).
+  std::chrono::seconds ended_auto_close{0};
+  // Where the web pane's pages and feedback are kept (app/pane_store.hpp); empty: memory only.
+  std::filesystem::path panes_dir;
+  std::size_t pane_max_bytes = core::kDefaultPaneMaxBytes;
 };
 
 struct LaunchStatus {
@@ -55,6 +63,15 @@ struct LaunchStatus {
   std::string default_kind;                    // "agent"
   std::string default_directory;               // relative to the workspace; "" is the workspace
   std::map<std::string, std::size_t> running;  // entry name -> live sessions
+};
+
+// A session whose program ended by itself with a failure (a status other than 0, a
+// signal, a host that went away): kept as a tab in every window, with its last screen,
+// until someone closes it (`dismiss`) or `ended_auto_close` passes. In memory only: the
+// screen on disk (app/final_screens.hpp) outlives the daemon, these tabs do not.
+struct EndedSession {
+  core::EndedSummary summary;
+  std::string screen;  // plain text, the same as `wharf history ID --screen`
 };
 
 struct Attachment {
@@ -78,6 +95,14 @@ class SessionService {
   // keep what they started with. Each is checked as a start would check it.
   core::Result<const core::CatalogEntry*> set_default_entry(std::string_view reference);
   core::Result<std::string> set_default_directory(const std::string& directory);
+  // From now on every move of the defaults is also written to `file` (app/saved_defaults),
+  // so the next daemon starts the same way. Called once the start-up defaults are set;
+  // `kept`: what the file already holds and still applies. Only what a person moved is
+  // written, so a default nobody moved keeps following the config file.
+  void remember_defaults_in(std::filesystem::path file, SavedDefaults kept = {}) {
+    defaults_file_ = std::move(file);
+    kept_defaults_ = std::move(kept);
+  }
   LaunchStatus launch_status() const;
   const core::Catalog& catalog() const { return defaults_.catalog; }
   const std::string& workspace() const { return defaults_.workspace; }
@@ -97,10 +122,32 @@ class SessionService {
   core::Status seen(core::WindowId window, core::SessionId session);
   // `wharf notify waiting|finished`.
   core::Status mark_activity(core::SessionId session, core::Activity activity);
+  // The web pane (app/pane_store.hpp, session_service_pane.cpp): each change is told to
+  // the windows attached to the session, which load the page by its token.
+  core::Result<core::PaneSummary> publish_pane(core::SessionId session, std::string_view html,
+                                               std::string_view title);
+  core::Status clear_pane(core::SessionId session);
+  // The protocol's `pane` message for the session (page null when it has none).
+  std::string pane_message(core::SessionId session);
+  std::shared_ptr<const std::string> pane_document(core::SessionId session, std::string_view token);
+  // A form of the page `token` was submitted from a window: filed, then one line typed
+  // into the session if it is still live. `typed` says whether it was.
+  struct PaneFeedbackReceipt {
+    std::filesystem::path path;
+    bool typed = false;
+  };
+  core::Result<PaneFeedbackReceipt> pane_feedback(core::SessionId session, std::string_view token,
+                                                  std::string_view fields_json);
+  PaneStore& panes() { return panes_; }
   // Typed as one paste by the driving window (the composer): see core/paste_text.hpp.
   core::Result<core::PastedText> paste(core::WindowId window, core::SessionId session,
                                        std::string_view text, bool submit);
   core::Status end(core::SessionId session);
+  // Ended sessions kept as tabs (session_service_ended.cpp); at most kMaxEnded, oldest
+  // first. `dismiss` closes one in every window; error code "no_session" if none.
+  static constexpr std::size_t kMaxEnded = 20;
+  const EndedSession* ended(core::SessionId session) const;
+  core::Status dismiss(core::SessionId session);
   core::Status rename(core::SessionId session, std::string_view name);
   core::Status reorder(const std::vector<core::SessionId>& order);
 
@@ -141,6 +188,7 @@ class SessionService {
  private:
   void watch_children();
   void watch_idle();
+  void save_defaults_file();
   void on_session_finished(core::SessionId id, const core::ExitStatus& status);
   // Registers a started or adopted session and starts following its host.
   void add_session(const std::shared_ptr<Session>& session);
@@ -149,6 +197,10 @@ class SessionService {
   std::filesystem::path host_socket(core::SessionId id) const;
   // Saves the last screen of a session that ended (app/final_screens.hpp).
   void keep_final_screen(const Session& session);
+  // The text kept as a final screen: recent scrollback, then the visible rows.
+  static std::string final_screen_text(const Session& session);
+  // Keeps a session that failed as an ended tab (before it leaves the registry).
+  void keep_ended(const Session& session, const core::ExitStatus& status, bool crashed);
   // Tells the host an unseen waiting/finished light, so a later daemon shows it.
   void remember_activity(Session& session);
   void notify_if_all_finished();
@@ -161,6 +213,8 @@ class SessionService {
 
   asio::io_context& io_;
   LaunchDefaults defaults_;
+  std::filesystem::path defaults_file_;  // empty: moves of the defaults are not kept
+  SavedDefaults kept_defaults_;          // what defaults_file_ holds
   ServiceOptions options_;
   store::MetadataStore* store_;
   std::int64_t run_id_;
@@ -179,7 +233,10 @@ class SessionService {
   std::set<std::string> agents_started_;
   std::function<void()> on_all_finished_;
   bool list_announce_pending_ = false;
-  mutable OutputChunk list_cache_;  // null when the list changed since it was built
+  mutable OutputChunk list_cache_;   // null when the list changed since it was built
+  std::vector<EndedSession> ended_;  // oldest first
+  std::map<core::SessionId, std::shared_ptr<asio::steady_timer>> ended_timers_;
+  PaneStore panes_{options_.panes_dir, options_.pane_max_bytes};
 };
 
 std::int64_t now_ms();

@@ -17,14 +17,19 @@ namespace {
 constexpr std::size_t kFinalScreenScrollbackLines = 200;
 }  // namespace
 
-void SessionService::keep_final_screen(const Session& session) {
-  if (options_.screens_dir.empty() || !session.meta().keep_screen) return;
-  // What the program left on screen answers "why did it exit" after the tab is gone.
+std::string SessionService::final_screen_text(const Session& session) {
   core::ScreenText screen = session.text(kFinalScreenScrollbackLines);
   std::string text;
   for (const auto* rows : {&screen.scrollback, &screen.lines})
     for (const std::string& row : *rows) text.append(row).push_back('\n');
   while (text.ends_with("\n\n")) text.pop_back();
+  return std::string(FinalScreens::tail(text));
+}
+
+void SessionService::keep_final_screen(const Session& session) {
+  if (options_.screens_dir.empty() || !session.meta().keep_screen) return;
+  // What the program left on screen answers "why did it exit" after the tab is gone.
+  std::string text = final_screen_text(session);
   auto saved = FinalScreens(options_.screens_dir).save(session.meta().run_id, session.id(), text);
   if (!saved)
     spdlog::warn("session {}: its last screen was not kept: {}", session.id(),

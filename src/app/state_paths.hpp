@@ -21,6 +21,8 @@ struct StatePaths {
   std::filesystem::path database_file() const { return state_dir / "wharf.db"; }
   // Final screens of ended sessions (app/final_screens.hpp).
   std::filesystem::path screens_dir() const { return state_dir / "screens"; }
+  // The default entry and directory chosen while a daemon ran (app/saved_defaults.hpp).
+  std::filesystem::path defaults_file() const { return state_dir / "defaults.json"; }
 };
 
 // Defaults: $XDG_STATE_HOME/wharf or ~/.local/state/wharf; runtime under

@@ -42,6 +42,12 @@ void WindowSet::tell_key_rotated() const {
     if (auto listener = weak.lock()) listener->on_key_rotated();
 }
 
+void WindowSet::tell_pane(core::SessionId session) const {
+  auto windows = windows_;
+  for (auto& [id, weak] : windows)
+    if (auto listener = weak.lock()) listener->on_pane_changed(session);
+}
+
 void WindowSet::tell_stopping() const {
   auto windows = windows_;
   for (auto& [id, weak] : windows)

@@ -32,6 +32,9 @@ class WindowListener {
   // The key this window opened with is no longer valid (`wharf key rotate`): it is told
   // and closed; it comes back only with the new link.
   virtual void on_key_rotated() = 0;
+  // The session's web pane changed (published or cleared); a window showing it asks
+  // SessionService::pane_message for the news. Windows with no pane ignore it.
+  virtual void on_pane_changed(core::SessionId /*session*/) {}
 };
 
 class WindowSet {
@@ -47,6 +50,7 @@ class WindowSet {
   void tell_stop_announced(bool sessions_kept) const;
   void tell_stopping() const;
   void tell_key_rotated() const;
+  void tell_pane(core::SessionId session) const;
   // One chime for all the windows of this daemon: the one used last, else any.
   void chime(core::SessionId session) const;
 

@@ -15,10 +15,13 @@ namespace wharf::cli {
 
 std::span<const Command> all_commands() {
   static const std::array kCommands{
-      kServeCommand,      kOpenCommand,     kLsCommand,       kNewCommand,        kKillCommand,
-      kReadScreenCommand, kSendKeysCommand, kSendTextCommand, kRunCommand,        kWaitCommand,
-      kAttachCommand,     kHistoryCommand,  kAgentCommand,    kMcpCommand,        kNotifyCommand,
-      kRestartCommand,    kKeyCommand,      kConfigCommand,   kCompletionCommand, kServiceCommand};
+      kServeCommand,     kOpenCommand,       kLsCommand,         kNewCommand,
+      kKillCommand,      kReadScreenCommand, kSendKeysCommand,   kSendTextCommand,
+      kRunCommand,       kWaitCommand,       kRenameCommand,     kReorderCommand,
+      kAttachCommand,    kHistoryCommand,    kAgentCommand,      kCwdCommand,
+      kMcpCommand,       kNotifyCommand,     kPaneCommand,       kRestartCommand,
+      kKeyCommand,       kConfigCommand,     kCompletionCommand, kServiceCommand,
+      kStatusLineCommand};
   return kCommands;
 }
 

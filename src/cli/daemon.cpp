@@ -22,11 +22,13 @@
 #include "app/conversation_probe.hpp"
 #include "app/key_file.hpp"
 #include "app/launch.hpp"
+#include "app/saved_defaults.hpp"
 #include "app/session_service.hpp"
 #include "app/shell_files.hpp"
 #include "app/state_paths.hpp"
 #include "app/upload_store.hpp"
 #include "cli/daemon_takeover.hpp"
+#include "cli/listen_addresses.hpp"
 #include "cli/log_format.hpp"
 #include "cli/system_service.hpp"
 #include "core/access_key.hpp"
@@ -120,24 +122,58 @@ std::pair<std::optional<std::string>, std::string> chosen_context_note(const cor
   return {std::nullopt, ""};
 }
 
-// The entry and directory new sessions start with. A name that is not in the catalog
-// stops the start (it is a typo); an agent that is not installed only warns, and new
-// sessions start the login shell until it is.
+// The entry and directory new sessions start with, weakest first: the config file, then
+// what a person chose while an earlier daemon ran (`wharf agent`, `wharf cwd`, the page;
+// kept in the state dir), then `--agent` on this command line, except when this daemon
+// is a restart of the last one: `wharf restart` repeats the old command line, and a
+// choice made since must survive it. A name that is not in the catalog stops the start
+// (it is a typo); an agent that is not installed only warns, and new sessions start the
+// login shell until it is. A kept choice that no longer applies only warns. From then
+// on every move is kept.
 core::Status choose_defaults(app::SessionService& sessions, const DaemonOptions& options,
-                             const core::Config& file) {
-  std::optional<std::string> entry =
-      options.default_entry ? options.default_entry : file.default_entry;
-  if (entry && !entry->empty()) {
-    if (auto chosen = sessions.set_default_entry(*entry); !chosen) {
+                             const core::Config& file, const std::filesystem::path& saved_file,
+                             bool restarted) {
+  auto set_entry = [&](const std::string& entry) -> core::Status {
+    if (entry.empty()) return core::ok_status();
+    if (auto chosen = sessions.set_default_entry(entry); !chosen) {
       const core::Error& error = chosen.error();
       if (error.code == "unknown_entry") return core::Error{"the default entry: " + error.message};
       spdlog::warn("{}; new sessions start your login shell instead", error.message);
     }
-  }
+    return core::ok_status();
+  };
+  if (file.default_entry)
+    if (auto set = set_entry(*file.default_entry); !set) return set;
   if (file.default_directory) {
     if (auto moved = sessions.set_default_directory(*file.default_directory); !moved)
       return core::Error{file.source + ": [sessions] directory: " + moved.error().message};
   }
+  bool command_line_wins = options.default_entry && !restarted;
+  app::SavedDefaults kept;  // what the file holds that still applies
+  auto saved = app::load_defaults(saved_file);
+  if (!saved) {
+    spdlog::warn("the kept default entry and directory are ignored: {}", saved.error().message);
+  } else {
+    if (saved.value().entry) {
+      kept.entry = saved.value().entry;
+      if (command_line_wins) {
+        // --agent now: the kept choice stays in the file for a later start without it.
+      } else if (auto chosen = sessions.set_default_entry(*kept.entry); !chosen) {
+        spdlog::warn("the kept default entry no longer applies: {}", chosen.error().message);
+        kept.entry.reset();
+      }
+    }
+    if (saved.value().cwd) {
+      if (auto moved = sessions.set_default_directory(*saved.value().cwd); !moved) {
+        spdlog::warn("the kept default directory no longer applies: {}", moved.error().message);
+      } else {
+        kept.cwd = saved.value().cwd;
+      }
+    }
+  }
+  if (options.default_entry && (command_line_wins || !kept.entry))
+    if (auto set = set_entry(*options.default_entry); !set) return set;
+  sessions.remember_defaults_in(saved_file, kept);
   return core::ok_status();
 }
 
@@ -155,7 +191,9 @@ int run_daemon(const DaemonOptions& options) {
   std::string listen = options.listen.value_or(file.listen.value_or("127.0.0.1"));
   std::uint16_t port = options.port.value_or(file.port.value_or(7373));
   // A daemon that restarted itself (`wharf restart`) keeps the port it had.
+  bool restarted = false;  // this daemon replaces the last one (`wharf restart`)
   if (const char* kept = std::getenv("WHARF_RESTART_PORT")) {
+    restarted = true;
     port = static_cast<std::uint16_t>(std::strtoul(kept, nullptr, 10));
     unsetenv("WHARF_RESTART_PORT");
   }
@@ -237,6 +275,15 @@ int run_daemon(const DaemonOptions& options) {
   auto [chosen_note, note_origin] = chosen_context_note(file);
   auto note = app::prepare_context_note(chosen_note, note_origin, paths.state_dir);
   if (!note) return fail(note.error().message);
+  // Claude's status line runs this very binary (`wharf status-line`).
+  std::error_code exe_ec;
+  fs::path self_binary = fs::read_symlink("/proc/self/exe", exe_ec);
+  std::string agent_settings;
+  if (!exe_ec) {
+    auto settings = app::prepare_agent_settings(paths.state_dir, self_binary.string());
+    if (!settings) return fail(settings.error().message);
+    agent_settings = settings.value();
+  }
 
   std::string integration_dir;
   if (file.shell_integration.value_or(true)) {
@@ -257,6 +304,7 @@ int run_daemon(const DaemonOptions& options) {
           .allowed_env = file.allow_env,
           .context_file = note.value().path,
           .context_text = note.value().text,
+          .agent_settings = agent_settings,
           .state_dir = options.state_dir.value_or(""),
           .shell_integration = integration_dir,
           .shared_shell = shared_shell,
@@ -270,9 +318,13 @@ int run_daemon(const DaemonOptions& options) {
           .idle_expiry = std::chrono::seconds(
               options.idle_expiry_seconds.value_or(file.idle_expiry_seconds.value_or(0))),
           .hosts_dir = hosts_dir,
-          .screens_dir = paths.screens_dir()},
+          .screens_dir = paths.screens_dir(),
+          .ended_auto_close = std::chrono::seconds(file.page.ended_auto_close.value_or(0)),
+          .panes_dir = paths.state_dir / "pane",
+          .pane_max_bytes = file.pane_max_bytes.value_or(core::kDefaultPaneMaxBytes)},
       &store.value(), run.value().run_id);
-  if (auto chosen = choose_defaults(sessions, options, file); !chosen)
+  if (auto chosen = choose_defaults(sessions, options, file, paths.defaults_file(), restarted);
+      !chosen)
     return fail(chosen.error().message);
   sessions.reserve_ids_below(hosts.first_free_id);
   if (!hosts.live.empty()) {
@@ -296,7 +348,7 @@ int run_daemon(const DaemonOptions& options) {
   upload_sweep.expires_after(std::chrono::hours(24 * 7));
   upload_sweep.async_wait(sweep_weekly);
 
-  server::ServiceLaunchApi launch_api(sessions);
+  server::ServiceLaunchApi launch_api(sessions, server::page_defaults_json(file.page));
   server::ServerContext context{
       .key = key.value(),
       .listen = {.ip = address.to_string(), .port = port},
@@ -317,6 +369,9 @@ int run_daemon(const DaemonOptions& options) {
   bool keep_sessions = options.keep_sessions.value_or(file.keep_sessions.value_or(false));
   context.keep_sessions = keep_sessions;
   context.api_description = &server::openapi_document();
+  context.pane_document = [&sessions](std::uint64_t session, std::string_view token) {
+    return sessions.pane_document(session, token);
+  };
   auto listener = server::Listener::open(io, {address, port}, context);
   if (!listener) return fail(listener.error().message);
   context.listen.port = listener.value()->port();
@@ -348,10 +403,20 @@ int run_daemon(const DaemonOptions& options) {
   }
   // The journal is no place for the key: users in the adm group read every journal.
   // A service's one line is the address without it; `wharf open` adds the key.
-  if (is_journal_stream(1)) {
-    std::printf("%s (`wharf open` prints it with the key)\n", url.substr(0, url.find('?')).c_str());
-  } else {
-    std::printf("%s\n", url.c_str());
+  // One line per address it is reachable at (a wildcard: every interface's), loopback
+  // first: the first line is the one scripts read and the one the URL file holds.
+  std::vector<std::string> urls;
+  for (const std::string& host : url_hosts(address, interface_addresses()))
+    urls.push_back("http://" + host + ":" + std::to_string(context.listen.port) +
+                   "/?k=" + context.key);
+  if (urls.empty()) urls.push_back(url);
+  for (const std::string& each : urls) {
+    if (is_journal_stream(1)) {
+      std::printf("%s (`wharf open` prints it with the key)\n",
+                  each.substr(0, each.find('?')).c_str());
+    } else {
+      std::printf("%s\n", each.c_str());
+    }
   }
   std::fflush(stdout);
   // Which build wrote a log is the first thing a bug report needs.

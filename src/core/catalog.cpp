@@ -19,6 +19,7 @@ struct BuiltinAgent {
   std::string_view context_flag;
   bool resume_drops_prompt = false;
   std::string_view context_setting = {};
+  std::string_view settings_flag = {};
 };
 
 const std::vector<BuiltinAgent>& builtin_agents() {
@@ -29,7 +30,10 @@ const std::vector<BuiltinAgent>& builtin_agents() {
        "",
        {"--continue"},
        "claude",
-       "--append-system-prompt-file"},
+       "--append-system-prompt-file",
+       false,
+       {},
+       "--settings"},
       // Without --no-daemon, Codex leaves an app-server running in its own session after
       // it quits, which ending the wharf session could not reach.
       {"codex",
@@ -139,7 +143,8 @@ Result<Catalog> Catalog::build(const Config& config, const ProgramFinder& find_p
                                             .resume_probe = std::string(agent.resume_probe),
                                             .context_flag = std::string(agent.context_flag),
                                             .resume_drops_prompt = agent.resume_drops_prompt,
-                                            .context_setting = std::string(agent.context_setting)});
+                                            .context_setting = std::string(agent.context_setting),
+                                            .settings_flag = std::string(agent.settings_flag)});
   }
 
   for (const EntryConfig& agent : config.agents) {
@@ -253,6 +258,10 @@ Result<LaunchPlan> plan_launch(const CatalogEntry& entry, const LaunchOptions& o
     plan.argv.push_back("-c");
     plan.argv.push_back(entry.context_setting + "=" + toml_string(options.context_text));
     plan.context = true;
+  }
+  if (!options.settings_file.empty() && !entry.settings_flag.empty()) {
+    plan.argv.push_back(entry.settings_flag);
+    plan.argv.push_back(options.settings_file);
   }
   bool keeps_prompt = options.prompt.empty() || !entry.resume_drops_prompt;
   if (options.resume && !entry.resume_args.empty() && keeps_prompt) {

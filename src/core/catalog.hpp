@@ -46,6 +46,8 @@ struct CatalogEntry {
                                          // session started with one starts fresh
   std::string context_setting;           // a config setting (`-c NAME=TEXT`) that takes
                                          // the note's text, for agents with no file flag
+  std::string settings_flag;             // takes wharf's extra settings file (Claude's
+                                         // --settings: its status line)
   bool interactive = true;               // actions: may run as a session
   bool enabled = true;                   // turned off in the config
   bool keep_screen = true;               // its last screen is kept when a session ends
@@ -82,10 +84,11 @@ class Catalog {
 };
 
 struct LaunchOptions {
-  std::string prompt;        // empty: none
-  bool resume = false;       // the caller decided this session resumes
-  std::string context_file;  // empty: no note
-  std::string context_text;  // the note's text, for agents that take it as a setting
+  std::string prompt;         // empty: none
+  bool resume = false;        // the caller decided this session resumes
+  std::string context_file;   // empty: no note
+  std::string context_text;   // the note's text, for agents that take it as a setting
+  std::string settings_file;  // wharf's extra settings, for agents with a settings_flag
 };
 
 struct LaunchPlan {

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "core/pane.hpp"
 #include "core/shown_text.hpp"
 
 namespace wharf::core {
@@ -271,6 +272,77 @@ Config walk(const toml::table& root, std::string_view source) {
                              config.upload_any_type = bool_of(n, "any_type");
                            }},
                       });
+           }},
+          {"pane",
+           [&](const toml::node& node) {
+             each_key(table_of(node, "[pane]"), "[pane]",
+                      {
+                          {"max_bytes",
+                           [&](const toml::node& n) {
+                             config.pane_max_bytes = static_cast<std::size_t>(integer_of(
+                                 n, "max_bytes", 1, static_cast<long long>(kMaxPaneBytesLimit)));
+                           }},
+                      });
+           }},
+          {"page",
+           [&](const toml::node& node) {
+             PageDefaults& page = config.page;
+             auto one_of = [](const toml::node& n, std::string_view key,
+                              std::initializer_list<std::string_view> allowed) {
+               std::string value = string_of(n, key);
+               std::string names;
+               for (std::string_view a : allowed) {
+                 if (value == a) return value;
+                 names += (names.empty() ? "" : ", ") + std::string(a);
+               }
+               refuse(n, "'" + std::string(key) + "' is one of " + names);
+             };
+             each_key(
+                 table_of(node, "[page]"), "[page]",
+                 {
+                     {"font_size",
+                      [&](const toml::node& n) {
+                        page.font_size = static_cast<int>(integer_of(n, "font_size", 8, 32));
+                      }},
+                     {"font_family",
+                      [&](const toml::node& n) {
+                        std::string family = string_of(n, "font_family");
+                        if (family.empty() || family.size() > 200)
+                          refuse(n, "'font_family' is a CSS font list of 1 to 200 bytes");
+                        page.font_family = family;
+                      }},
+                     {"theme",
+                      [&](const toml::node& n) {
+                        page.theme = one_of(n, "theme", {"dark", "light", "system"});
+                      }},
+                     {"cursor_style",
+                      [&](const toml::node& n) {
+                        page.cursor_style =
+                            one_of(n, "cursor_style", {"block", "bar", "underline"});
+                      }},
+                     {"cursor_blink",
+                      [&](const toml::node& n) { page.cursor_blink = bool_of(n, "cursor_blink"); }},
+                     {"chime", [&](const toml::node& n) { page.chime = bool_of(n, "chime"); }},
+                     {"notifications",
+                      [&](const toml::node& n) {
+                        page.notifications = bool_of(n, "notifications");
+                      }},
+                     {"renderer",
+                      [&](const toml::node& n) {
+                        page.renderer = one_of(n, "renderer", {"webgl", "dom"});
+                      }},
+                     {"search_key",
+                      [&](const toml::node& n) { page.search_key = bool_of(n, "search_key"); }},
+                     {"shift_enter_newline",
+                      [&](const toml::node& n) {
+                        page.shift_enter_newline = bool_of(n, "shift_enter_newline");
+                      }},
+                     {"ended_auto_close",
+                      [&](const toml::node& n) {
+                        page.ended_auto_close = static_cast<unsigned>(
+                            integer_of(n, "ended_auto_close", 0, 7 * 24 * 3600));
+                      }},
+                 });
            }},
           {"env",
            [&](const toml::node& node) {

@@ -43,6 +43,23 @@ struct EntryConfig {
   bool keep_screen = true;
 };
 
+// [page]: the operator's defaults for the page's settings (web/settings.js); a browser's
+// own choice wins over them. Unset: wharf's built-in default.
+struct PageDefaults {
+  std::optional<int> font_size;             // 8 to 32
+  std::optional<std::string> font_family;   // a CSS font list
+  std::optional<std::string> theme;         // dark, light, system
+  std::optional<std::string> cursor_style;  // block, bar, underline
+  std::optional<bool> cursor_blink;
+  std::optional<bool> chime;
+  std::optional<bool> notifications;
+  std::optional<std::string> renderer;  // webgl, dom
+  std::optional<bool> search_key;       // Ctrl+F searches the terminal
+  std::optional<bool> shift_enter_newline;
+  // Seconds after which an ended session's tab closes by itself; 0: never (the default).
+  std::optional<unsigned> ended_auto_close;
+};
+
 struct Config {
   std::string source;  // the file it came from, for messages
   // [server]
@@ -66,6 +83,10 @@ struct Config {
   // [uploads]
   std::optional<std::uint64_t> upload_max_bytes;
   std::optional<bool> upload_any_type;  // accept files that are not images
+  // [pane]
+  std::optional<std::size_t> pane_max_bytes;  // the largest page a session may publish
+  // [page]
+  PageDefaults page;
   // [env]: the machine layer
   EnvList env;
   // [agents.NAME], [actions.NAME]

@@ -163,6 +163,24 @@ ClientMessage parse_client_message(std::string_view text) {
     auto session = f.session_id("session", false);
     return checked(f, SeenRequest{session});
   }
+  if (type == "pane_feedback") {
+    auto session = f.session_id("session", true);
+    std::string page = f.text("page");
+    const json::value* fields = obj->if_contains("fields");
+    if (fields == nullptr || !fields->is_object())
+      return field_error(type, "fields", "an object of names and values");
+    if (page.empty() || page.size() > 64) return field_error(type, "page", "the page's token");
+    return checked(
+        f, PaneFeedbackRequest{session.value_or(0), std::move(page), json::serialize(*fields)});
+  }
+  if (type == "ended_screen") {
+    auto session = f.session_id("session", true);
+    return checked(f, EndedScreenRequest{session.value_or(0)});
+  }
+  if (type == "dismiss") {
+    auto session = f.session_id("session", true);
+    return checked(f, DismissRequest{session.value_or(0)});
+  }
   if (type == "take") return TakeRequest{};
   if (type == "ping") return PingRequest{};
   std::string shown(type.substr(0, 64));  // never echo an unbounded string back
@@ -177,7 +195,28 @@ std::string hello_message(WindowId window, bool keeps_sessions) {
                                       {"keeps_sessions", keeps_sessions}});
 }
 
-std::string sessions_message(const std::vector<SessionSummary>& sessions) {
+namespace {
+
+json::object ended_object(const EndedSummary& e) {
+  json::object obj{{"id", e.id},          {"name", e.name},      {"program", e.program},
+                   {"kind", e.kind},      {"cwd", e.cwd},        {"created", e.created_ms},
+                   {"ended", e.ended_ms}, {"crashed", e.crashed}};
+  obj["code"] = e.status.code ? json::value(*e.status.code) : json::value(nullptr);
+  obj["signal"] =
+      e.status.signal ? json::value(signal_name(*e.status.signal)) : json::value(nullptr);
+  return obj;
+}
+
+}  // namespace
+
+std::string ended_screen_message(const EndedSummary& ended, std::string_view screen) {
+  json::object obj{{"type", "ended_screen"}, {"session", ended.id}, {"screen", screen}};
+  obj["ended"] = ended_object(ended);
+  return json::serialize(obj);
+}
+
+std::string sessions_message(const std::vector<SessionSummary>& sessions,
+                             const std::vector<EndedSummary>& ended) {
   json::array list;
   for (const SessionSummary& s : sessions) {
     list.push_back(json::object{{"id", s.id},
@@ -192,7 +231,10 @@ std::string sessions_message(const std::vector<SessionSummary>& sessions) {
                                 {"activity", s.activity},
                                 {"shared_shell", s.shared_shell}});
   }
-  return json::serialize(json::object{{"type", "sessions"}, {"sessions", std::move(list)}});
+  json::array gone;
+  for (const EndedSummary& e : ended) gone.push_back(ended_object(e));
+  return json::serialize(json::object{
+      {"type", "sessions"}, {"sessions", std::move(list)}, {"ended", std::move(gone)}});
 }
 
 std::string attached_message(SessionId session, bool driver, int pid, TerminalSize size) {
@@ -226,12 +268,13 @@ std::string size_message(TerminalSize size) {
   return json::serialize(json::object{{"type", "size"}, {"cols", size.cols}, {"rows", size.rows}});
 }
 
-std::string exit_message(SessionId session, const ExitStatus& status,
-                         std::optional<SessionId> next) {
+std::string exit_message(SessionId session, const ExitStatus& status, std::optional<SessionId> next,
+                         bool kept) {
   json::object obj{{"type", "exit"}, {"session", session}};
   obj["code"] = status.code ? json::value(*status.code) : json::value(nullptr);
   obj["signal"] = status.signal ? json::value(signal_name(*status.signal)) : json::value(nullptr);
   obj["next"] = optional_id(next);
+  obj["kept"] = kept;
   return json::serialize(obj);
 }
 

@@ -59,7 +59,25 @@ struct SeenRequest {
   std::optional<SessionId> session;
 };
 
+// An ended session the page still shows as a tab (docs/protocol.md, "Ended sessions"):
+// `ended_screen` asks for its last screen, `dismiss` closes its tab in every window.
+struct EndedScreenRequest {
+  SessionId session = 0;
+};
+struct DismissRequest {
+  SessionId session = 0;
+};
+
 inline constexpr std::size_t kMaxPasteBytes = 48 * 1024;
+
+// A form in the session's web pane was submitted (core/pane.hpp): `page` is the token of
+// the page it belongs to, `fields` the form's fields as JSON text (an object), checked by
+// core::check_feedback where they are filed.
+struct PaneFeedbackRequest {
+  SessionId session = 0;
+  std::string page;
+  std::string fields;
+};
 
 struct ProtocolError {
   std::string code;  // bad_json, bad_message, unknown_type, bad_field
@@ -69,7 +87,8 @@ struct ProtocolError {
 using ClientMessage =
     std::variant<AttachRequest, DetachRequest, NewRequest, EndRequest, RenameRequest,
                  ReorderRequest, TakeRequest, ResizeRequest, AckRequest, PingRequest, PasteRequest,
-                 SeenRequest, ProtocolError>;
+                 SeenRequest, PaneFeedbackRequest, EndedScreenRequest, DismissRequest,
+                 ProtocolError>;
 
 ClientMessage parse_client_message(std::string_view text);
 
@@ -88,16 +107,34 @@ struct SessionSummary {
   bool shared_shell = false;
 };
 
+// One ended session the page keeps as a tab until someone closes it: a program that
+// ended by itself with a failure (not status 0, or a signal, or a lost host).
+struct EndedSummary {
+  SessionId id = 0;
+  std::string name;
+  std::string program;
+  std::string kind;
+  std::string cwd;
+  std::int64_t created_ms = 0;
+  std::int64_t ended_ms = 0;
+  ExitStatus status;
+  bool crashed = false;  // its host went away without a word
+};
+
 // `keeps_sessions`: stopping this daemon leaves its sessions running (--keep-sessions).
 std::string hello_message(WindowId window, bool keeps_sessions = false);
-std::string sessions_message(const std::vector<SessionSummary>& sessions);
+std::string sessions_message(const std::vector<SessionSummary>& sessions,
+                             const std::vector<EndedSummary>& ended = {});
+// The last screen of an ended session, as plain text (answer to `ended_screen`).
+std::string ended_screen_message(const EndedSummary& ended, std::string_view screen);
 std::string attached_message(SessionId session, bool driver, int pid, TerminalSize size);
 std::string detached_message(std::optional<SessionId> session, std::string_view reason);
 std::string snapshot_message(SessionId session, std::size_t bytes, TerminalSize size);
 std::string driver_message(SessionId session, bool driver, std::optional<WindowId> by);
 std::string size_message(TerminalSize size);
-std::string exit_message(SessionId session, const ExitStatus& status,
-                         std::optional<SessionId> next);
+// `kept`: the session stays as an ended tab (EndedSummary) until someone closes it.
+std::string exit_message(SessionId session, const ExitStatus& status, std::optional<SessionId> next,
+                         bool kept = false);
 std::string pong_message();
 std::string pasted_message(SessionId session, std::size_t bytes, std::size_t removed);
 std::string chime_message(SessionId session);

@@ -6,9 +6,11 @@ namespace {
 // bash runs this instead of ~/.bashrc (--init-file). A login shell ignores --init-file,
 // so wharf starts bash as an interactive non-login shell and, when the session would have
 // been a login shell, this reads the profile files itself. PS0 (bash >= 4.4) prints C when
-// a command line is run; PROMPT_COMMAND prints D with the status, then A; B ends PS1.
+// a command line is run; PROMPT_COMMAND prints D with the status, then the directory
+// (OSC 7, for the status strip), then A; B ends PS1.
 constexpr std::string_view kBashInit =
-    R"BASH(# wharf's shell integration for bash: OSC 133 marks around prompts and commands.
+    R"BASH(# wharf's shell integration for bash: OSC 133 marks around prompts and commands, OSC 7
+# with the directory at each prompt.
 if [ -n "${WHARF_SHELL_LOGIN-}" ]; then
   unset WHARF_SHELL_LOGIN
   [ -r /etc/profile ] && . /etc/profile
@@ -26,8 +28,25 @@ if [ -z "${__wharf_marks-}" ]; then
     local status=$?
     [ -z "$__wharf_first" ] && printf '\033]133;D;%s\007' "$status"
     __wharf_first=
+    __wharf_cwd
     printf '\033]133;A\007'
     return $status
+  }
+  # OSC 7: the directory as a file:// URL, each byte outside a safe set as %XX.
+  __wharf_cwd() {
+    local LC_ALL=C path=$PWD out= c i
+    if [[ $path == *[!-/._~A-Za-z0-9]* ]]; then
+      for (( i = 0; i < ${#path}; i++ )); do
+        c=${path:i:1}
+        case $c in
+          [-/._~A-Za-z0-9]) out+=$c ;;
+          *) printf -v c '%%%02X' "'$c"; out+=$c ;;
+        esac
+      done
+    else
+      out=$path
+    fi
+    printf '\033]7;file://%s%s\007' "${HOSTNAME-}" "$out"
   }
   __wharf_prompt_end() {
     local status=$?
@@ -58,7 +77,8 @@ ZDOTDIR=$__wharf_zdotdir
 )ZSH";
 
 constexpr std::string_view kZshRc =
-    R"ZSH(# wharf's shell integration for zsh: OSC 133 marks around prompts and commands.
+    R"ZSH(# wharf's shell integration for zsh: OSC 133 marks around prompts and commands, OSC 7
+# with the directory at each prompt.
 ZDOTDIR=$WHARF_USER_ZDOTDIR
 [[ -r $ZDOTDIR/.zshrc ]] && . $ZDOTDIR/.zshrc
 WHARF_USER_ZDOTDIR=$ZDOTDIR
@@ -68,8 +88,16 @@ __wharf_prompt_start() {
   local wharf_status=$?
   [[ -z $__wharf_first ]] && printf '\033]133;D;%s\007' $wharf_status
   __wharf_first=
+  __wharf_cwd
   printf '\033]133;A\007'
   return $wharf_status
+}
+# OSC 7: the directory as a file:// URL, each byte outside a safe set as %XX.
+__wharf_cwd() {
+  emulate -L zsh
+  setopt extended_glob no_multibyte
+  local out=${PWD//(#m)[^-\/._~A-Za-z0-9]/%${(l:2::0:)$(( [##16] #MATCH ))}}
+  printf '\033]7;file://%s%s\007' "$HOST" "$out"
 }
 __wharf_prompt_end() {
   [[ $PS1 == *'133;B'* ]] || PS1="$PS1"$'%{\e]133;B\a%}'

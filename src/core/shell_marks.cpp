@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/utf8.hpp"
+
 namespace wharf::core {
 namespace {
 
@@ -23,8 +25,21 @@ bool is_boundary(unsigned char c) {
   return c == kBel || c == kEscByte || c == kSt8 || c == kOsc8 || c == kC1Lead;
 }
 
-// `payload` (an OSC's text) read as a 133 mark, offsets left for the caller.
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// `payload` (an OSC's text) read as a 133 mark or an OSC 7 report, offsets left for the
+// caller.
 std::optional<ShellMark> parse_mark(std::string_view payload) {
+  if (payload.starts_with("7;")) {
+    std::optional<std::string> directory = parse_working_directory(payload);
+    if (!directory) return std::nullopt;
+    return ShellMark{MarkKind::kWorkingDirectory, std::nullopt, 0, 0, std::move(*directory)};
+  }
   if (payload.size() > kMaxMarkBytes || payload.size() <= kPrefix.size() ||
       !payload.starts_with(kPrefix))
     return std::nullopt;
@@ -58,10 +73,53 @@ std::optional<ShellMark> parse_mark(std::string_view payload) {
       exit_code = n;
     }
   }
-  return ShellMark{kind, exit_code, 0, 0};
+  return ShellMark{kind, exit_code, 0, 0, {}};
 }
 
 }  // namespace
+
+std::optional<std::string> parse_working_directory(std::string_view payload) {
+  constexpr std::string_view kFilePrefix = "7;file://";
+  if (!payload.starts_with(kFilePrefix)) return std::nullopt;
+  std::string_view rest = payload.substr(kFilePrefix.size());
+  std::size_t slash = rest.find('/');  // the host ends where the path begins
+  if (slash == std::string_view::npos) return std::nullopt;
+  std::string_view encoded = rest.substr(slash);
+  std::string bytes;
+  bytes.reserve(encoded.size());
+  for (std::size_t i = 0; i < encoded.size(); ++i) {
+    char c = encoded[i];
+    if (c == '%') {
+      if (i + 2 >= encoded.size()) return std::nullopt;
+      int high = hex_value(encoded[i + 1]);
+      int low = hex_value(encoded[i + 2]);
+      if (high < 0 || low < 0) return std::nullopt;
+      c = static_cast<char>(high * 16 + low);
+      i += 2;
+    }
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) return std::nullopt;
+    bytes.push_back(c);
+  }
+  // Invalid UTF-8 becomes U+FFFD (a window's text frame must be UTF-8); C1 controls are
+  // refused like C0 ones.
+  std::string path;
+  path.reserve(bytes.size());
+  Utf8Stream stream;
+  bool control = false;
+  auto valid = [&](std::string_view run) {
+    for (std::size_t i = 0; i + 1 < run.size(); ++i)
+      if (static_cast<unsigned char>(run[i]) == 0xc2 &&
+          static_cast<unsigned char>(run[i + 1]) < 0xa0)
+        control = true;
+    path.append(run);
+  };
+  auto invalid = [&](unsigned char, std::size_t) { append_utf8(path, kReplacementCharacter); };
+  stream.feed(bytes, valid, invalid);
+  stream.finish(invalid);
+  if (control) return std::nullopt;
+  return path;
+}
 
 void ShellMarkScanner::feed(std::string_view chunk, std::vector<ShellMark>& out) {
   out_ = &out;

@@ -6,10 +6,12 @@
 //   ESC ] 133 ; B  command line starts ESC ] 133 ; D [; exit code]  the command ended
 //
 // each terminated by BEL or ST (ESC \, or the 8-bit ST U+009C), with any further
-// ";params" ignored. The output is cut into sequences by the screen's own tokenizer
-// (core::VtParser), so a mark is found exactly where the screen sees an OSC 133, and
-// only there (an 8-bit OSC, U+009D, opens one too; an ESC that is not the start of ST
-// ends the OSC unfinished, and the mark is ignored).
+// ";params" ignored. It also finds the working directory a shell reports (OSC 7,
+// `ESC ] 7 ; file://HOST/PATH`, the path percent-encoded): parse_working_directory()
+// says which reports are read and what comes of them. The output is cut into sequences by the
+// screen's own tokenizer (core::VtParser), so a mark is found exactly where the screen sees an OSC
+// 133, and only there (an 8-bit OSC, U+009D, opens one too; an ESC that is not the start of ST ends
+// the OSC unfinished, and the mark is ignored).
 //
 // Invariants: the scanner sees every byte of every session's output, so its memory is
 // constant: the parser's buffers (an OSC payload is kept up to VtParser::kMaxOscBytes,
@@ -25,6 +27,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -36,18 +39,27 @@ enum class MarkKind {
   kPromptStart /*A*/,
   kCommandStart /*B*/,
   kOutputStart /*C*/,
-  kCommandEnd /*D*/
+  kCommandEnd /*D*/,
+  kWorkingDirectory /*OSC 7*/
 };
 
 struct ShellMark {
   MarkKind kind;
   std::optional<int> exit_code;  // D;N with N all digits (at most 9 of them)
   std::size_t end;               // offset in the chunk just past the sequence's terminator
-  std::size_t begin;  // offset where it began in this chunk, 0 if it began in an earlier one
+  std::size_t begin;      // offset where it began in this chunk, 0 if it began in an earlier one
+  std::string directory;  // kWorkingDirectory: the decoded path (see parse_working_directory)
 };
 
 // Longest "133;..." body still read as a mark; longer ones are skipped.
 inline constexpr std::size_t kMaxMarkBytes = 256;
+
+// The path an OSC 7 payload ("7;file://HOST/PATH") reports, percent-decoded: an absolute
+// path, its invalid UTF-8 each shown as U+FFFD. Nothing for another scheme, a path that
+// is not absolute, a bad %-escape, or a control character (encoded or not) anywhere in it;
+// the payload itself is bounded by VtParser::kMaxOscBytes. The host is not checked: the
+// report of a shell on another machine (over ssh) is that machine's directory.
+std::optional<std::string> parse_working_directory(std::string_view payload);
 
 class ShellMarkScanner {
  public:

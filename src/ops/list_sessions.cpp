@@ -2,6 +2,7 @@
 // program needs to pick one (id, name, what it runs, where, who started it, whether
 // run_command can be used in it).
 #include <boost/json.hpp>
+#include <cstdlib>
 
 #include "ops/arguments.hpp"
 
@@ -13,6 +14,8 @@ asio::awaitable<Answer> run(Context& context, const json::object& args) {
   Arguments a(args, "list_sessions");
   if (!a) co_return a.error();
   json::array rows;
+  const char* home_env = std::getenv("HOME");
+  std::string_view home = home_env != nullptr ? home_env : "";
   for (const core::SessionEntry* e : context.sessions.registry().entries()) {
     if (!core::may_access(context.caller, e->id, e->creator, e->shared_shell, core::Access::kRead))
       continue;
@@ -33,6 +36,7 @@ asio::awaitable<Answer> run(Context& context, const json::object& args) {
         {"creator", e->creator},
         {"shared_shell", e->shared_shell},
         {"shell_integration", shell != nullptr && shell->integrated},
+        {"reported", session ? core::status_json(session->status(), home) : json::object{}},
     });
   }
   co_return json::object{{"sessions", std::move(rows)}};
@@ -75,7 +79,8 @@ const Operation kListSessions{
         "windows":{"type":"integer","description":"Browser windows showing it."},
         "creator":{"type":"string","description":"Who started it: key, or session:ID."},
         "shared_shell":{"type":"boolean"},
-        "shell_integration":{"type":"boolean","description":"run_command works here."}},
+        "shell_integration":{"type":"boolean","description":"run_command works here."},
+        "reported":{"type":"object","description":"What the program reports about itself (the page's status strip): cwd and cwd_short (OSC 7), command {running, exit_code, duration_ms} (OSC 133), agent {model, context_percent, cost_usd, ...} (its status line). Empty when it reports nothing."}},
         "required":["id","name","entry","kind","status","cwd","shared_shell","shell_integration"]}}},
       "required":["sessions"]})",
     .read_only = true,

@@ -75,12 +75,16 @@ std::string answer_text(const Operation& operation, const boost::json::object& a
 extern const Operation kListSessions;
 extern const Operation kNewSession;
 extern const Operation kEndSession;
+extern const Operation kRenameSession;
+extern const Operation kMoveSession;
 extern const Operation kReadScreen;
 extern const Operation kSendKeys;
 extern const Operation kSendText;
 extern const Operation kRunCommand;
 extern const Operation kWaitFor;
 extern const Operation kNotify;
+extern const Operation kPaneShow;
+extern const Operation kPaneClear;
 extern const Operation kListEntries;
 
 }  // namespace wharf::ops

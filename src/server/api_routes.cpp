@@ -51,6 +51,7 @@ http::status status_for_operation_error(std::string_view code) {
   if (code == "busy" || code == "input_refused" || code == "no_shell_integration")
     return http::status::conflict;
   if (code == "limit_reached") return http::status::too_many_requests;
+  if (code == "too_large") return http::status::payload_too_large;
   if (code == "internal" || code == "start_failed") return http::status::internal_server_error;
   return http::status::unprocessable_entity;
 }
@@ -69,6 +70,10 @@ std::span<const ApiRouteSpec> api_v1_routes() {
       ApiRouteSpec{verb::post, "sessions/{session}/wait", "wait_for", A::kBody},
       ApiRouteSpec{verb::post, "sessions/{session}/run", "run_command", A::kBody},
       ApiRouteSpec{verb::post, "sessions/{session}/notify", "notify", A::kBody},
+      ApiRouteSpec{verb::post, "sessions/{session}/name", "rename_session", A::kBody},
+      ApiRouteSpec{verb::post, "sessions/{session}/position", "move_session", A::kBody},
+      ApiRouteSpec{verb::post, "sessions/{session}/pane", "pane_show", A::kBody},
+      ApiRouteSpec{verb::delete_, "sessions/{session}/pane", "pane_clear", A::kNone},
       ApiRouteSpec{verb::post, "run", "run_command", A::kBody},
       ApiRouteSpec{verb::get, "openapi.json", "", A::kNone},
       ApiRouteSpec{verb::get, "health", "", A::kNone},

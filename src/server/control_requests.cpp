@@ -3,7 +3,9 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/json.hpp>
+#include <filesystem>
 
+#include "core/session_status.hpp"
 #include "ops/operation.hpp"
 
 namespace wharf::server {
@@ -45,7 +47,30 @@ std::string default_directory(const json::object& request, app::SessionService& 
     if (auto moved = sessions.set_default_directory(cwd); !moved) return failure(moved.error());
   }
   app::LaunchStatus status = sessions.launch_status();
-  return success({{"cwd", status.default_directory.empty() ? "." : status.default_directory}});
+  std::filesystem::path path = std::filesystem::path(sessions.workspace());
+  if (!status.default_directory.empty()) path /= status.default_directory;
+  return success({{"cwd", status.default_directory.empty() ? "." : status.default_directory},
+                  {"path", path.lexically_normal().string()}});
+}
+
+// `wharf status-line`: an agent's status line, run by the agent inside its session, hands
+// over its numbers (core/session_status.hpp). Only the caller's own session takes them,
+// so no request names one; the answer is the line the agent shows.
+std::string status_report(const json::object& request, app::SessionService& sessions,
+                          core::Caller caller) {
+  if (caller.kind != core::Caller::Kind::kSession || caller.session == 0)
+    return failure("not_permitted", "only a program inside a session reports its status");
+  if (text_field(request, "agent") != "claude")
+    return failure("bad_argument", "'agent' must be 'claude'");
+  const json::value* payload = request.if_contains("payload");
+  std::optional<core::AgentReport> report =
+      payload != nullptr ? core::parse_claude_status(*payload) : std::nullopt;
+  if (!report) return failure("bad_argument", "'payload' must be the status line's JSON object");
+  auto session = sessions.find(caller.session);
+  if (!session) return failure("no_session", "the caller's session has ended");
+  std::string line = core::report_line(*report);
+  session->report_status(std::move(*report));
+  return success({{"session", caller.session}, {"line", std::move(line)}});
 }
 
 }  // namespace
@@ -96,11 +121,12 @@ boost::asio::awaitable<std::string> handle_control_request(std::string_view line
     if (!actions.rotate_key) co_return failure("not_available", "this wharf cannot change its key");
     co_return success({{"url", actions.rotate_key()}});
   }
+  if (verb == "status_report") co_return status_report(request, sessions, caller);
   if (verb == "agent") co_return default_agent(request, sessions);
   if (verb == "cwd") co_return default_directory(request, sessions);
   co_return failure("bad_request",
-                    "a request names an 'op' (or the verb 'agent', 'cwd', 'restart' or "
-                    "'rotate_key')");
+                    "a request names an 'op' (or the verb 'agent', 'cwd', 'restart', "
+                    "'rotate_key' or 'status_report')");
 }
 
 }  // namespace wharf::server

@@ -27,7 +27,8 @@
 
 namespace wharf::server {
 
-inline constexpr std::size_t kMaxControlRequestBytes = 256 * 1024;
+// Room for the largest web pane page (512 KiB) as JSON text, escapes and all.
+inline constexpr std::size_t kMaxControlRequestBytes = 1536 * 1024;
 
 // Answers one request line; never throws.
 // What only the daemon itself can do; an empty one refuses its verb.

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/access_key.hpp"
+#include "core/pane.hpp"
 #include "core/version.hpp"
 #include "server/api_routes.hpp"
 
@@ -17,7 +18,7 @@ namespace {
 constexpr std::string_view kPagePolicy =
     "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
     "connect-src 'self'; img-src 'self' data: blob:; font-src 'self'; manifest-src 'self'; "
-    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'; frame-src 'self'";
 
 // Headers every response carries: no sniffing, no framing, never a referrer (the page
 // URL holds the key).
@@ -208,6 +209,35 @@ Response serve_page(const Request& req, const ServerContext& ctx) {
   return res;
 }
 
+// GET /pane/SESSION/TOKEN: a web pane page (core/pane.hpp). The token, minted afresh at
+// each publish and handed only to windows that hold the key (the `pane` message), is the
+// whole permission: an iframe cannot send a header, and the key must never sit in a URL
+// the page can read. A `k` in the query is refused for the same reason. The document
+// carries its own policy (no network, sandboxed, framed only by wharf's page).
+Response serve_pane(const Request& req, const Target& target, std::string_view rest,
+                    const ServerContext& ctx) {
+  if (!is_read(req)) return method_not_allowed(req, "GET, HEAD");
+  if (target.key_count > 0)
+    return make_response(http::status::bad_request, "text/plain; charset=utf-8",
+                         "pane pages take no key in their address\n", req);
+  std::size_t slash = rest.find('/');
+  if (slash == std::string_view::npos || !ctx.pane_document) return not_found(req);
+  std::string_view digits = rest.substr(0, slash);
+  std::string_view token = rest.substr(slash + 1);
+  std::uint64_t session = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), session);
+  if (ec != std::errc{} || end != digits.data() + digits.size() || session == 0 ||
+      token.size() != 32 || token.find_first_not_of("0123456789abcdef") != std::string_view::npos)
+    return not_found(req);
+  auto document = ctx.pane_document(session, token);
+  if (!document) return not_found(req);
+  Response res = make_response(http::status::ok, "text/html; charset=utf-8", *document, req);
+  res.set("Content-Security-Policy", core::kPanePolicy);
+  // Framed by wharf's own page only (frame-ancestors in the policy says the same).
+  res.set("X-Frame-Options", "SAMEORIGIN");
+  return res;
+}
+
 Response serve_static(const Request& req, std::string_view name, const ServerContext& ctx) {
   const Asset* asset = ctx.assets.find(name);
   if (asset == nullptr) return not_found(req);
@@ -312,6 +342,10 @@ RouteDecision route_request(const Request& req, const ServerContext& ctx) {
     if (!is_read(req)) return method_not_allowed(req, "GET, HEAD");
     return serve_static(req, std::string_view(path).substr(kStatic.size()), ctx);
   }
+
+  constexpr std::string_view kPane = "/pane/";
+  if (path.starts_with(kPane))
+    return serve_pane(req, *target, std::string_view(path).substr(kPane.size()), ctx);
 
   if (path == "/" || path == "/index.html") {
     if (!is_read(req)) return method_not_allowed(req, "GET, HEAD");

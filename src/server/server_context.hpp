@@ -50,6 +50,9 @@ struct ServerContext {
   // GET /api/v1/openapi.json (server/openapi.hpp); null: 404. Handed in, so the router
   // itself needs no operations (its fuzzer builds without them).
   const boost::json::object* api_description = nullptr;
+  // GET /pane/SESSION/TOKEN: the document of a session's web pane page (app::PaneStore),
+  // or null when that token is not the session's page; empty: 404.
+  std::function<std::shared_ptr<const std::string>(std::uint64_t, std::string_view)> pane_document;
 };
 
 }  // namespace wharf::server

@@ -39,7 +39,23 @@ json::object ServiceLaunchApi::status() const {
                       {"default_cwd", shown_directory(launch.default_directory)},
                       {"workspace", sessions_.workspace()},
                       {"running", std::move(running)},
-                      {"catalog", catalog_json(sessions_)}};
+                      {"catalog", catalog_json(sessions_)},
+                      {"page", page_}};
+}
+
+json::object page_defaults_json(const core::PageDefaults& page) {
+  json::object out;
+  if (page.font_size) out["font_size"] = *page.font_size;
+  if (page.font_family) out["font_family"] = *page.font_family;
+  if (page.theme) out["theme"] = *page.theme;
+  if (page.cursor_style) out["cursor_style"] = *page.cursor_style;
+  if (page.cursor_blink) out["cursor_blink"] = *page.cursor_blink;
+  if (page.chime) out["chime"] = *page.chime;
+  if (page.notifications) out["notifications"] = *page.notifications;
+  if (page.renderer) out["renderer"] = *page.renderer;
+  if (page.search_key) out["search_key"] = *page.search_key;
+  if (page.shift_enter_newline) out["shift_enter_newline"] = *page.shift_enter_newline;
+  return out;
 }
 
 json::object ServiceLaunchApi::directories() const {

@@ -2,6 +2,10 @@
 // workspace on disk.
 #pragma once
 
+#include <boost/json/object.hpp>
+#include <utility>
+
+#include "core/config.hpp"
 #include "server/launch_api.hpp"
 
 namespace wharf::app {
@@ -12,7 +16,10 @@ namespace wharf::server {
 
 class ServiceLaunchApi final : public LaunchApi {
  public:
-  explicit ServiceLaunchApi(app::SessionService& sessions) : sessions_(sessions) {}
+  // `page`: the operator's defaults for the page's settings (config.toml [page]), served
+  // as `page` in /api/status; keys left unset are absent.
+  explicit ServiceLaunchApi(app::SessionService& sessions, boost::json::object page = {})
+      : sessions_(sessions), page_(std::move(page)) {}
 
   boost::json::object status() const override;
   boost::json::object directories() const override;
@@ -21,7 +28,11 @@ class ServiceLaunchApi final : public LaunchApi {
 
  private:
   app::SessionService& sessions_;
+  boost::json::object page_;
 };
+
+// config.toml's [page] as /api/status serves it: only the keys the operator set.
+boost::json::object page_defaults_json(const core::PageDefaults& page);
 
 // The catalog as clients see it: what can be started, and the known agents that are not
 // installed here (so a page can say why they are missing).

@@ -8,6 +8,7 @@
 #include <chrono>
 
 #include "core/control_message.hpp"
+#include "core/pane.hpp"
 
 namespace wharf::server {
 namespace asio = boost::asio;
@@ -169,6 +170,26 @@ void WebSocketSession::handle_text(std::string_view text) {
             return;
           }
           if (auto seen = service().seen(window_, *target); !seen) send_error(seen.error());
+        } else if constexpr (std::is_same_v<T, core::PaneFeedbackRequest>) {
+          // Any window may answer a page it was shown (the form is the person's, not the
+          // driver's); the token proves which page, and the caps are the store's.
+          auto filed = service().pane_feedback(m.session, m.page, m.fields);
+          if (!filed) {
+            send_error(filed.error());
+            return;
+          }
+          send_text(core::pane_feedback_message(m.session, filed.value().path.string(),
+                                                filed.value().typed));
+        } else if constexpr (std::is_same_v<T, core::EndedScreenRequest>) {
+          const app::EndedSession* ended = service().ended(m.session);
+          if (ended == nullptr) {
+            send_text(core::error_message(
+                "no_session", "no ended session " + std::to_string(m.session) + " is shown"));
+            return;
+          }
+          send_text(core::ended_screen_message(ended->summary, ended->screen));
+        } else if constexpr (std::is_same_v<T, core::DismissRequest>) {
+          if (auto closed = service().dismiss(m.session); !closed) send_error(closed.error());
         } else if constexpr (std::is_same_v<T, core::AckRequest>) {
           // An ack that does not fit (one in flight across an exit or a switch of
           // session) is ignored: the window's next ack will be right.
@@ -210,6 +231,10 @@ void WebSocketSession::attached_to(const app::Attachment& attachment) {
   send_text(
       core::attached_message(session_->id(), attachment.driver, session_->pid(), session_->size()));
   send_snapshot();
+  // Every attach hears the session's web pane, empty or not (page null).
+  send_text(service().pane_message(session_->id()));
+  // Every attach hears the status, empty or not: the strip shows this session's now.
+  send(session_->status_message(), true);
 }
 
 void WebSocketSession::detach_quietly() {
@@ -258,7 +283,15 @@ void WebSocketSession::on_resize(core::TerminalSize size) {
 void WebSocketSession::on_exit(core::SessionId id, const core::ExitStatus& status,
                                std::optional<core::SessionId> next) {
   session_.reset();
-  send_text(core::exit_message(id, status, next));
+  send_text(core::exit_message(id, status, next, service().ended(id) != nullptr));
+}
+
+void WebSocketSession::on_status(const app::OutputChunk& message) {
+  send(message, true);
+}
+
+void WebSocketSession::on_pane_changed(core::SessionId session) {
+  if (session_ && session_->id() == session) send_text(service().pane_message(session));
 }
 
 void WebSocketSession::on_sessions_changed(const app::OutputChunk& list) {

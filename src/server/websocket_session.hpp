@@ -48,6 +48,7 @@ class WebSocketSession : public app::SessionObserver,
   void on_resize(core::TerminalSize size) override;
   void on_exit(core::SessionId id, const core::ExitStatus& status,
                std::optional<core::SessionId> next) override;
+  void on_status(const app::OutputChunk& message) override;
   // app::WindowListener
   void on_sessions_changed(const app::OutputChunk& list) override;
   void on_driver_changed(core::SessionId session, bool driving,
@@ -56,6 +57,7 @@ class WebSocketSession : public app::SessionObserver,
   void on_stop_announced(bool sessions_kept) override;
   void on_chime(core::SessionId session) override;
   void on_key_rotated() override;
+  void on_pane_changed(core::SessionId session) override;
 
  private:
   struct Outgoing {

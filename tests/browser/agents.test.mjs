@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { waitFor } from '../support/daemon.mjs';
 import { newWindow as openWindow } from '../support/page.mjs';
-import { agentDaemon, agentSandbox, listSessions, prepareClaudeHome, requireAgents } from '../support/agents.mjs';
+import { CLAUDE_MAIN_SCREEN, agentDaemon, agentSandbox, listSessions, prepareClaudeHome, requireAgents } from '../support/agents.mjs';
 
 const artifactsDir = resolve(process.env.WHARF_ARTIFACTS_DIR
   ?? fileURLToPath(new URL('../../build/test-artifacts/', import.meta.url)));
@@ -125,7 +125,7 @@ describe('agent TUIs in the page', { concurrency: true }, () => {
     const d = await agentDaemon(box, { args: ['--agent', 'claude'] });
     const page = await newWindow(t);
     await rendersAndSurvivesReload(t, d, page, {
-      name: 'claude', texts: ['Claude Code', 'for shortcuts', box.workspace], timeout: 60000,
+      name: 'claude', texts: ['Claude Code', CLAUDE_MAIN_SCREEN, box.workspace], timeout: 60000,
     });
   });
 });

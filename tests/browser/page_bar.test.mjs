@@ -186,6 +186,9 @@ test('a finger: a tap switches, a swipe scrolls, a hold picks a tab up and moves
   assert.deepEqual(await tabNames(a), [s1, s2, s3]);
 
   // A tap switches. The click it makes is the first any tab got: the release above made none.
+  // (The phone's bar has room for two tabs: the first is brought into view as a swipe would,
+  // and the tap lands where the finger just let go, which must not make a double-click.)
+  await tab(a, s1).evaluate((el) => el.scrollIntoView({ inline: 'nearest', block: 'nearest' }));
   const onFirst = await pointOn(a, s1);
   await a.touchscreen.tap(onFirst.x, onFirst.y);
   await waitFor(async () => (await selectedTab(a)) === s1, { what: 'the tap to switch to the first tab' });
@@ -203,7 +206,13 @@ test('a finger: a tap switches, a swipe scrolls, a hold picks a tab up and moves
   assert.deepEqual(await seen(), { clicks: [s1], lifts: 1, reorders: [] }, 'a swipe is not a tap nor a drag');
   // The list changes (the other window moves to another session): the bar redraws but
   // stays where the finger left it, rather than snapping back to the attached tab.
-  const left = await scrolled();
+  // (First the fling comes to rest: the same place for ten polls in a row.)
+  let still = { at: -1, polls: 0 };
+  const left = await waitFor(async () => {
+    const now = await scrolled();
+    still = now === still.at ? { at: now, polls: still.polls + 1 } : { at: now, polls: 0 };
+    return still.polls >= 10 ? now : null;
+  }, { what: 'the swipe\'s scroll to come to rest' });
   const redraws = () => a.evaluate(() => window.listRedraws);
   await a.evaluate(() => {
     window.listRedraws = 0;
@@ -220,6 +229,8 @@ test('a finger: a tap switches, a swipe scrolls, a hold picks a tab up and moves
     return { x: box.x + 2, y: box.y + box.height / 2 };
   };
   const carryToFront = async (name) => {
+    // In full view first, as a finger would bring it (the phone's bar holds two tabs).
+    await tab(a, name).evaluate((el) => el.scrollIntoView({ inline: 'nearest', block: 'nearest' }));
     const start = await pointOn(a, name);
     await finger.down(start);
     await lifted.waitFor({ timeout: 5000 });

@@ -24,7 +24,7 @@ import { newWindow as openWindow } from '../support/page.mjs';
 
 const artifactsDir = resolve(process.env.WHARF_ARTIFACTS_DIR
   ?? fileURLToPath(new URL('../../build/test-artifacts/', import.meta.url)));
-const WATCHING = 'Watching — another window drives this session. Take over?';
+const WATCHING = 'Watching — another window drives this session. Take over (in the bar) to type here.';
 
 let browser;
 

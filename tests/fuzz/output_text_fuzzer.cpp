@@ -1,8 +1,10 @@
 // Feeds arbitrary bytes to the readers of a session's output and to the paste encoder:
-// ShellMarkScanner and PlainOutput (which see every byte a program prints) and
-// encode_paste (which sees whatever a caller sends). The first byte picks where the input
-// is cut in two. Invariants: a cut changes nothing (same marks at the same absolute
-// offsets, same plain text); mark offsets lie within their chunk; plain text is valid
+// ShellMarkScanner (OSC 133 marks and OSC 7 directories) and PlainOutput (which see every
+// byte a program prints), the status tracker fed those marks, and encode_paste (which
+// sees whatever a caller sends). The first byte picks where the input is cut in two.
+// Invariants: a cut changes nothing (same marks at the same absolute offsets, same
+// directories, same plain text); mark offsets lie within their chunk; a directory is an
+// absolute path of valid UTF-8 without a control character; plain text is valid
 // UTF-8 without ESC or a control but TAB and LF, and within its cap; a paste's inside is
 // valid UTF-8 without ESC or a control but TAB and CR, so it cannot end early.
 #include <cstdint>
@@ -13,6 +15,7 @@
 
 #include "core/paste_text.hpp"
 #include "core/plain_output.hpp"
+#include "core/session_status.hpp"
 #include "core/shell_marks.hpp"
 #include "core/utf8.hpp"
 
@@ -38,10 +41,12 @@ struct Absolute {
   MarkKind kind;
   std::optional<int> exit_code;
   std::size_t end;
+  std::string directory;
   bool operator==(const Absolute&) const = default;
 };
 
-std::vector<Absolute> marks_of(std::string_view input, std::size_t cut) {
+std::vector<Absolute> marks_of(std::string_view input, std::size_t cut,
+                               StatusTracker* tracker = nullptr) {
   ShellMarkScanner scanner;
   std::vector<Absolute> out;
   std::size_t offset = 0;
@@ -54,7 +59,16 @@ std::vector<Absolute> marks_of(std::string_view input, std::size_t cut) {
       if (chunk[m.end - 1] != '\x07' && chunk[m.end - 1] != '\\' && chunk[m.end - 1] != '\x9c')
         std::abort();
       if (m.exit_code && (m.kind != MarkKind::kCommandEnd || *m.exit_code < 0)) std::abort();
-      out.push_back({m.kind, m.exit_code, m.end + offset});
+      if (m.kind == MarkKind::kWorkingDirectory) {
+        if (!m.directory.starts_with('/') || m.directory.size() > 3 * VtParser::kMaxOscBytes)
+          std::abort();
+        check_text(m.directory, "");
+      } else if (!m.directory.empty()) {
+        std::abort();
+      }
+      out.push_back({m.kind, m.exit_code, m.end + offset, m.directory});
+      // The tracker takes any sequence of marks (a clock that stands still included).
+      if (tracker != nullptr) tracker->on_mark(m, StatusTracker::Clock::time_point{});
     }
     offset += chunk.size();
   }
@@ -86,7 +100,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view input(reinterpret_cast<const char*>(data) + 1, size - 1);
   std::size_t cut = input.size() * data[0] / 255;
 
-  if (marks_of(input, cut) != marks_of(input, 0)) std::abort();
+  StatusTracker tracker;
+  if (marks_of(input, cut, &tracker) != marks_of(input, 0)) std::abort();
+  const ProgramStatus& status = tracker.status();
+  if (status.command && status.command->duration_ms && *status.command->duration_ms != 0)
+    std::abort();  // the clock never moved
+  check_text(status_message(1, status, "/home/me"), "");
   check_plain(input, cut, 1 << 16, 1 << 16);
   check_plain(input, cut, 16, 16);
 

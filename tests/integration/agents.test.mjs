@@ -18,7 +18,7 @@ import { describeProcs, killSession, openWs, sessionMembers } from '../support/w
 import { renderWindow } from '../support/window_screen.mjs';
 import {
   agentDaemon, agentSandbox, isAlive, leader, listSessions, prepareClaudeHome, processesWithHome,
-  readScreen, requireAgents, startAgent, waitForScreen, wharfOf, writeClaudeTranscript,
+  CLAUDE_MAIN_SCREEN, readScreen, requireAgents, startAgent, waitForScreen, wharfOf, writeClaudeTranscript,
 } from '../support/agents.mjs';
 
 const NOTE_FLAG = '--append-system-prompt-file';
@@ -159,11 +159,11 @@ describe('the real agent CLIs', { concurrency: true }, () => {
     await Promise.all([
       (async () => {
         // The real `claude --continue` accepted the transcript: the old exchange is shown.
-        const screen = await waitForScreen(d, first.id, [`Please repeat ${marker}`, `Repeated: ${marker}`, 'for shortcuts'], { timeout: 60000 });
+        const screen = await waitForScreen(d, first.id, [`Please repeat ${marker}`, `Repeated: ${marker}`, CLAUDE_MAIN_SCREEN], { timeout: 60000 });
         assert.equal(screen.alternate_screen, false);
       })(),
       (async () => {
-        const screen = await waitForScreen(d, second.id, ['Claude Code', 'for shortcuts'], { timeout: 60000 });
+        const screen = await waitForScreen(d, second.id, ['Claude Code', CLAUDE_MAIN_SCREEN], { timeout: 60000 });
         assert.ok(!screen.text.includes(marker), `the second claude shows no old conversation:\n${screen.text}`);
       })(),
     ]);
@@ -185,12 +185,20 @@ describe('the real agent CLIs', { concurrency: true }, () => {
     const argv = leader(s.pid).argv;
     assert.ok(!argv.includes('--continue'), `nothing to resume in B: ${JSON.stringify(argv)}`);
     assertContextNote(argv);
-    const screen = await waitForScreen(d, s.id, ['Claude Code', 'for shortcuts'], { timeout: 60000 });
+    const screen = await waitForScreen(d, s.id, ['Claude Code', CLAUDE_MAIN_SCREEN], { timeout: 60000 });
     assert.doesNotMatch(screen.text, /No conversation found/);
     // `claude --continue` with nothing to continue would exit right after starting.
     await assertStaysUp(d, s, 5000);
     const after = await readScreen(d, s.id);
-    assert.ok(after?.text.includes('for shortcuts'), `still on its main screen:\n${after?.text}`);
+    assert.ok(after?.text.includes(CLAUDE_MAIN_SCREEN), `still on its main screen:\n${after?.text}`);
+    // Its status line is wharf's (--settings, the user's files untouched), and what Claude
+    // hands it reaches the session's status strip (docs/agents.md).
+    const settings = argv[argv.indexOf('--settings') + 1] ?? '';
+    assert.match(readFileSync(settings, 'utf8'), /"statusLine".*status-line/, JSON.stringify(argv));
+    const reported = await waitFor(async () => (await listSessions(d)).find((r) => r.id === s.id)?.reported?.agent,
+      { timeout: 30000, interval: 250, what: 'claude\'s status line reaching the strip' });
+    assert.equal(reported.agent, 'claude');
+    assert.equal(reported.version, '2.1.197');
   });
 
   test('codex runs with --no-daemon and leaves no process behind when its session ends', { timeout: 90000 }, async (t) => {

@@ -14,6 +14,11 @@ import { cmdline, environOf, runWharf, stopDaemon } from './ws_client.mjs';
 
 export const AGENTS = ['claude', 'codex', 'opencode'];
 
+// What Claude Code's main screen shows once it is ready for a message, offline: the foot
+// line is wharf's status line (`wharf status-line`, docs/agents.md), which begins with
+// the model and always carries the conversation's cost, $0.00 with no request made.
+export const CLAUDE_MAIN_SCREEN = '$0.00';
+
 export const agentBinDir = resolve(process.env.WHARF_AGENT_BIN_DIR
   ?? fileURLToPath(new URL('../agents/node_modules/.bin/', import.meta.url)));
 

@@ -43,11 +43,13 @@ _wharf() {
       kind="flags:$verb"
     else
       case "$verb" in
-        attach|kill|read-screen|send-keys|send-text|wait) kind=sessions ;;
+        attach|kill|read-screen|send-keys|send-text|wait|rename|reorder) kind=sessions ;;
         agent) kind=entries ;;
         help) kind=verbs ;;
+        cwd) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         completion) COMPREPLY=($(compgen -W $'bash\nzsh' -- "$cur")); return ;;
         config) COMPREPLY=($(compgen -W check -- "$cur")); return ;;
+        pane) if [[ $prev == pane ]]; then COMPREPLY=($(compgen -W $'show\nclear' -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi; return ;;
         notify) COMPREPLY=($(compgen -W $'waiting\nfinished' -- "$cur")); return ;;
         key) COMPREPLY=($(compgen -W rotate -- "$cur")); return ;;
         *) return ;;
@@ -93,11 +95,13 @@ _wharf() {
       kind="flags:$verb"
     else
       case "$verb" in
-        attach|kill|read-screen|send-keys|send-text|wait) kind=sessions ;;
+        attach|kill|read-screen|send-keys|send-text|wait|rename|reorder) kind=sessions ;;
         agent) kind=entries ;;
         help) kind=verbs ;;
+        cwd) _files -/; return ;;
         completion) compadd bash zsh; return ;;
         config) compadd check; return ;;
+        pane) if [[ ${words[CURRENT-1]} == pane ]]; then compadd show clear; else _files; fi; return ;;
         notify) compadd waiting finished; return ;;
         key) compadd rotate; return ;;
         *) return 1 ;;

@@ -157,6 +157,18 @@ TEST(Launch, OnlyAgentsThatTakeANoteGetOne) {
   EXPECT_EQ(plan.value().argv, (std::vector<std::string>{"codex", "--no-daemon"}));
 }
 
+TEST(Launch, ClaudeAloneTakesWharfsSettingsBeforeResume) {
+  Catalog catalog = build();
+  auto claude = plan_launch(*catalog.choose("agent", "claude").value(),
+                            {.prompt = "hi", .resume = true, .settings_file = "/s/claude.json"});
+  ASSERT_TRUE(claude);
+  EXPECT_EQ(claude.value().argv, (std::vector<std::string>{"claude", "--settings", "/s/claude.json",
+                                                           "--continue", "hi"}));
+  auto codex =
+      plan_launch(*catalog.choose("agent", "codex").value(), {.settings_file = "/s/claude.json"});
+  EXPECT_EQ(codex.value().argv, (std::vector<std::string>{"codex", "--no-daemon"}));
+}
+
 TEST(Launch, APromptIsNeverReadAsAnOption) {
   Catalog catalog = build();
   auto plan = plan_launch(*catalog.choose("agent", "claude").value(),

@@ -118,6 +118,27 @@ TEST(Config, OutOfRangeIsRefused) {
   EXPECT_NE(refusal("[server]\nwindow_timeout = 5\n").find("between 10"), std::string::npos);
 }
 
+TEST(Config, PaneMaxBytesIsAtMostHalfAMebibyte) {
+  auto parsed = parse_config("[pane]\nmax_bytes = 1000\n", "config.toml");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(parsed.value().pane_max_bytes, 1000u);
+  EXPECT_FALSE(parse_config("", "config.toml").value().pane_max_bytes);
+  EXPECT_TRUE(parse_config("[pane]\nmax_bytes = 524288\n", "config.toml"));
+  EXPECT_NE(refusal("[pane]\nmax_bytes = 524289\n").find("524288"), std::string::npos);
+  EXPECT_NE(refusal("[pane]\nmax_bytes = 0\n").find("between 1"), std::string::npos);
+}
+
+TEST(Config, EndedAutoCloseIsSecondsWithinAWeek) {
+  auto parsed = parse_config("[page]\nended_auto_close = 30\n", "config.toml");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(parsed.value().page.ended_auto_close, 30u);
+  EXPECT_FALSE(parse_config("", "config.toml").value().page.ended_auto_close);
+  EXPECT_NE(refusal("[page]\nended_auto_close = -1\n").find("between 0"), std::string::npos);
+  EXPECT_NE(refusal("[page]\nended_auto_close = 604801\n").find("604800"), std::string::npos);
+  EXPECT_NE(refusal("[page]\nended_auto_close = \"1m\"\n").find("must be an integer"),
+            std::string::npos);
+}
+
 TEST(Config, SyntaxErrorsCarryTheirLine) {
   EXPECT_EQ(refusal("[server]\nport = = 1\n").rfind("config.toml:2: ", 0), 0u);
 }
@@ -165,6 +186,47 @@ TEST(Config, PromptStyleIsChecked) {
   EXPECT_FALSE(parse_config("[agents.x]\nargv = [\"x\"]\nprompt = \"sometimes\"\n", "c"));
   EXPECT_FALSE(parse_config("[actions.x]\nargv = [\"x\"]\nprompt = \"argument\"\n", "c"))
       << "actions take no prompt";
+}
+
+TEST(Config, PageDefaultsAreReadAndChecked) {
+  auto parsed = parse_config(R"(
+[page]
+font_size = 18
+font_family = "Fira Code, monospace"
+theme = "system"
+cursor_style = "bar"
+cursor_blink = true
+chime = false
+notifications = true
+renderer = "dom"
+search_key = false
+shift_enter_newline = false
+)",
+                             "config.toml");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  const PageDefaults& page = parsed.value().page;
+  EXPECT_EQ(page.font_size, 18);
+  EXPECT_EQ(page.font_family, "Fira Code, monospace");
+  EXPECT_EQ(page.theme, "system");
+  EXPECT_EQ(page.cursor_style, "bar");
+  EXPECT_EQ(page.cursor_blink, true);
+  EXPECT_EQ(page.chime, false);
+  EXPECT_EQ(page.notifications, true);
+  EXPECT_EQ(page.renderer, "dom");
+  EXPECT_EQ(page.search_key, false);
+  EXPECT_EQ(page.shift_enter_newline, false);
+  EXPECT_FALSE(parse_config("", "config.toml").value().page.theme);
+
+  EXPECT_NE(refusal("[page]\nfont_size = 7\n").find("between 8 and 32"), std::string::npos);
+  EXPECT_NE(refusal("[page]\nfont_size = 33\n").find("font_size"), std::string::npos);
+  EXPECT_NE(refusal("[page]\ntheme = \"blue\"\n").find("dark, light, system"), std::string::npos);
+  EXPECT_NE(refusal("[page]\nrenderer = \"canvas\"\n").find("webgl, dom"), std::string::npos);
+  EXPECT_NE(refusal("[page]\ncursor_style = \"beam\"\n").find("block, bar, underline"),
+            std::string::npos);
+  EXPECT_NE(refusal("[page]\nfont_family = \"\"\n").find("font_family"), std::string::npos);
+  EXPECT_NE(refusal("[page]\nchime = \"yes\"\n").find("true or false"), std::string::npos);
+  EXPECT_NE(refusal("[page]\nfontsize = 12\n").find("unknown key 'fontsize' in [page]"),
+            std::string::npos);
 }
 
 TEST(Config, AllowEnvNamesVariables) {

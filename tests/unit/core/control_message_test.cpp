@@ -145,5 +145,46 @@ TEST(ControlMessage, ServerMessagesAreWellFormedJson) {
   EXPECT_EQ(error.at("message").as_string(), "quote \" and \n newline");
 }
 
+TEST(ControlMessage, EndedSessionsAreListedAskedForAndDismissed) {
+  auto asked = parse_client_message(R"({"type":"ended_screen","session":7})");
+  ASSERT_TRUE(std::holds_alternative<EndedScreenRequest>(asked));
+  EXPECT_EQ(std::get<EndedScreenRequest>(asked).session, 7u);
+  auto closed = parse_client_message(R"({"type":"dismiss","session":7})");
+  ASSERT_TRUE(std::holds_alternative<DismissRequest>(closed));
+  EXPECT_EQ(std::get<DismissRequest>(closed).session, 7u);
+  // The session is required and must be an id.
+  EXPECT_EQ(expect_error(R"({"type":"dismiss"})").code, "bad_field");
+  EXPECT_EQ(expect_error(R"({"type":"ended_screen","session":"7"})").code, "bad_field");
+  EXPECT_EQ(expect_error(R"({"type":"dismiss","session":0})").code, "bad_field");
+
+  EndedSummary ended{.id = 7,
+                     .name = "claude",
+                     .program = "claude",
+                     .kind = "agent",
+                     .cwd = "/w",
+                     .created_ms = 1000,
+                     .ended_ms = 3000,
+                     .status = {.code = 1, .signal = {}}};
+  auto list = boost::json::parse(sessions_message({}, {ended})).as_object();
+  const auto& row = list.at("ended").as_array().at(0).as_object();
+  EXPECT_EQ(boost::json::value_to<std::uint64_t>(row.at("id")), 7u);
+  EXPECT_EQ(row.at("code").as_int64(), 1);
+  EXPECT_TRUE(row.at("signal").is_null());
+  EXPECT_EQ(row.at("ended").as_int64(), 3000);
+  EXPECT_FALSE(row.at("crashed").as_bool());
+  // A list without ended sessions still says so (an empty array, never missing).
+  EXPECT_TRUE(boost::json::parse(sessions_message({})).as_object().at("ended").as_array().empty());
+
+  auto screen = boost::json::parse(ended_screen_message(ended, "not logged in\n")).as_object();
+  EXPECT_EQ(screen.at("type").as_string(), "ended_screen");
+  EXPECT_EQ(screen.at("screen").as_string(), "not logged in\n");
+  EXPECT_EQ(screen.at("ended").as_object().at("program").as_string(), "claude");
+
+  auto kept = boost::json::parse(exit_message(7, {.code = 1, .signal = {}}, 2, true)).as_object();
+  EXPECT_TRUE(kept.at("kept").as_bool());
+  auto moved = boost::json::parse(exit_message(7, {.code = 0, .signal = {}}, 2)).as_object();
+  EXPECT_FALSE(moved.at("kept").as_bool());
+}
+
 }  // namespace
 }  // namespace wharf::core
