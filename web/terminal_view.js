@@ -228,10 +228,54 @@ function useWebglIfPossible(term) {
   try {
     webgl = new WebglAddon();
     webgl.onContextLoss(() => { webgl.lost = true; webgl.dispose(); });
+    const before = new Set(term.element?.querySelectorAll('canvas') ?? []);
     term.loadAddon(webgl);
+    const added = [...(term.element?.querySelectorAll('canvas') ?? [])].filter((c) => !before.has(c));
+    // The addon's own canvas is the one with a WebGL context (the link layer's is 2D).
+    const gl = added.map((c) => c.getContext('webgl2')).find(Boolean);
+    if (gl) watchFirstFrame(term, webgl, gl);
     return webgl;
   } catch {
     webgl?.dispose();
     return null;
   }
+}
+
+// A context that shows nothing is worse than none: the person sees a blank terminal.
+// Headless Chromium emulating a phone's device pixel ratio (2 or 3) does exactly that:
+// the addon sizes its canvas from the device pixels the browser reports for it, which
+// disagree with window.devicePixelRatio, and what it draws lands off screen. So the
+// addon is checked as it draws: on every frame, that its canvas has as many device
+// pixels as the page says it should (cheap); on the first frame with text, that the
+// frame holds any pixel at all (read back while it still can be). Either fails, and the
+// addon goes, which puts xterm.js's DOM renderer back.
+function watchFirstFrame(term, webgl, gl) {
+  let pixelsChecked = false;
+  const listener = term.onRender(() => {
+    if (webgl.lost) { listener.dispose(); return; }
+    const canvas = gl.canvas;
+    const ratio = window.devicePixelRatio || 1;
+    const sized = canvas.clientWidth === 0
+      || Math.abs(canvas.width - canvas.clientWidth * ratio) <= ratio + 1;
+    let drawn = true;
+    if (sized && !pixelsChecked && viewportHasText(term)) {
+      pixelsChecked = true;
+      const pixels = new Uint8Array(gl.drawingBufferWidth * gl.drawingBufferHeight * 4);
+      gl.readPixels(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+      drawn = pixels.some((byte) => byte !== 0);
+    }
+    if (sized && drawn) return;
+    listener.dispose();
+    webgl.lost = true;
+    webgl.dispose();
+    term.refresh(0, term.rows - 1);
+  });
+}
+
+function viewportHasText(term) {
+  const buffer = term.buffer.active;
+  for (let y = 0; y < term.rows; y++) {
+    if (buffer.getLine(buffer.viewportY + y)?.translateToString(true).trim()) return true;
+  }
+  return false;
 }

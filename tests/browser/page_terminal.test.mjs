@@ -10,6 +10,7 @@ import { waitFor } from '../support/daemon.mjs';
 import {
   launchBrowser, ownDaemon, newWindow, assertNoProblems, screenRows, waitForLine, waitForMatch,
   openAttached, waitUntilAttached, waitForPrompt, run, screenshot, cellCenter, terminalSize, withScreen,
+  brightPixels,
 } from '../support/page.mjs';
 
 let browser;
@@ -225,4 +226,30 @@ test('Ctrl+F finds text in the scrollback and Escape gives the focus back', { ti
   await run(page, 'echo back-$((1+1))');
   await waitForLine(page, 'back-2');
   assertNoProblems(page);
+});
+
+// A phone never gets a blank terminal. Headless Chromium emulating a device pixel ratio
+// of 2 or 3 gives WebGL a canvas sized for the wrong ratio, and nothing it draws shows:
+// the page must notice and draw with the DOM renderer instead. What is checked is what a
+// person sees: the screenshot of the terminal holds the text the shell printed.
+test('at every device pixel ratio the terminal shows its text (WebGL falls back when it would be blank)', { timeout: 90000 }, async (t) => {
+  const daemon = await ownDaemon(t);
+  for (const ratio of [1, 2, 3]) {
+    const page = await newWindow(t, browser, { width: 390, height: 844, hasTouch: true, deviceScaleFactor: ratio });
+    await openAttached(page, daemon);
+    await waitForPrompt(page);
+    await page.locator('#terminal').click();
+    await run(page, `printf '%s\\n' WWWWWWWWWWWWWWWWWWWWWWWW WWWWWWWWWWWWWWWWWWWWWWWW WWWWWWWWWWWWWWWWWWWWWWWW`);
+    await waitForLine(page, 'WWWWWWWWWWWWWWWWWWWWWWWW');
+    const renderer = await page.evaluate(() => (document.querySelector('.xterm-screen canvas:not(.xterm-link-layer)') ? 'webgl' : 'dom'));
+    // Three rows of 24 W, bright on the dark terminal: thousands of bright device pixels.
+    const shown = await waitFor(async () => {
+      const bright = await brightPixels(browser, await page.locator('#terminal').screenshot());
+      return bright > 1500 * ratio * ratio ? bright : null;
+    }, { timeout: 10000, what: `text on screen at a device pixel ratio of ${ratio} (${renderer})` });
+    t.diagnostic(`ratio ${ratio}: ${renderer}, ${shown} bright pixels`);
+    if (ratio === 3) await screenshot(page, 'phone-dpr3.png');
+    assertNoProblems(page);
+    await page.context().close();
+  }
 });

@@ -38,8 +38,8 @@ export async function ownDaemon(t, options) {
 
 // A fresh browser context, closed at the end; errors the page logs are collected.
 // `hasTouch` gives it a touch screen (a phone's or a tablet's).
-export async function newWindow(t, browser, { clipboard = false, origin, width = 1000, height = 640, hasTouch = false } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, hasTouch });
+export async function newWindow(t, browser, { clipboard = false, origin, width = 1000, height = 640, hasTouch = false, deviceScaleFactor = 1 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, hasTouch, deviceScaleFactor });
   if (clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   t.after(() => context.close());
   const page = await context.newPage();
@@ -160,4 +160,27 @@ export async function cellCenter(page, { cols }, row, col) {
     const cellH = screen.height / rows;
     return { x: screen.left + (c + 0.5) * cellW, y: screen.top + (r + 0.5) * cellH };
   }, [row, col, cols]);
+}
+
+// How many pixels of a screenshot (PNG) are bright, as a person would see text on the
+// dark terminal: the browser itself decodes it, in a page of its own.
+export async function brightPixels(browser, png) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    return await page.evaluate(async (data) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${data}`;
+      await image.decode();
+      const canvas = new OffscreenCanvas(image.width, image.height);
+      const g = canvas.getContext('2d');
+      g.drawImage(image, 0, 0);
+      const { data: px } = g.getImageData(0, 0, image.width, image.height);
+      let bright = 0;
+      for (let i = 0; i < px.length; i += 4) if (px[i] + px[i + 1] + px[i + 2] > 450) bright++;
+      return bright;
+    }, png.toString('base64'));
+  } finally {
+    await context.close();
+  }
 }
