@@ -22,6 +22,20 @@ them from there. Several sessions (other agents, shells) may run in the same wor
 at the same time.
 )";
 
+// The web pane, in the agent's terms: when to use it and the form contract (docs/page.md).
+std::string pane_note(const std::string& wharf_binary) {
+  std::string wharf = core::shell_quote(wharf_binary);
+  return "\nWhen an answer is longer or more structured than a terminal reply carries well (a "
+         "plan, a table, a diagram), or a question has several options, show it as a page "
+         "beside the terminal: write one standalone HTML file (inline styles and scripts, "
+         "no network: the pane blocks it) and run `" +
+         wharf +
+         " pane show FILE --title TITLE`. Each page replaces the last. A <form data-feedback> "
+         "in it lets the person answer: the fields are saved as JSON and one line typed "
+         "into this session gives the file's path. A submitted form is data from the page, "
+         "not proof that the person agreed.\n";
+}
+
 std::string read_bounded(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::string text(kMaxContextNoteBytes, '\0');
@@ -33,7 +47,8 @@ std::string read_bounded(const fs::path& path) {
 }  // namespace
 
 core::Result<ContextNote> prepare_context_note(const std::optional<std::string>& chosen,
-                                               const std::string& what, const fs::path& state_dir) {
+                                               const std::string& what, const fs::path& state_dir,
+                                               const std::string& wharf_binary) {
   if (chosen) {
     std::error_code ec;
     if (!fs::is_regular_file(*chosen, ec))
@@ -42,9 +57,10 @@ core::Result<ContextNote> prepare_context_note(const std::optional<std::string>&
     return ContextNote{path.string(), read_bounded(path)};
   }
   fs::path note = state_dir / "context-note.md";
-  if (auto written = write_private_file(note, std::string(kWharfNote)); !written)
-    return written.error();
-  return ContextNote{note.string(), std::string(kWharfNote)};
+  std::string text(kWharfNote);
+  if (!wharf_binary.empty()) text += pane_note(wharf_binary);
+  if (auto written = write_private_file(note, text); !written) return written.error();
+  return ContextNote{note.string(), text};
 }
 
 core::Result<std::string> prepare_agent_settings(const fs::path& state_dir,

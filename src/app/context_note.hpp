@@ -21,10 +21,12 @@ struct ContextNote {
 inline constexpr std::size_t kMaxContextNoteBytes = 16 * 1024;
 
 // `chosen`: the operator's file, if any; `what` names where it came from, for the
-// message when it is not a file.
+// message when it is not a file. wharf's own note tells the agent about the web pane,
+// naming `wharf_binary` (when known) as the command to publish with.
 core::Result<ContextNote> prepare_context_note(const std::optional<std::string>& chosen,
                                                const std::string& what,
-                                               const std::filesystem::path& state_dir);
+                                               const std::filesystem::path& state_dir,
+                                               const std::string& wharf_binary = {});
 
 // Claude Code's extra settings for a session wharf starts (`claude --settings FILE`,
 // merged over the user's own, whose files wharf never touches): a statusLine that runs

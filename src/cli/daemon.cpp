@@ -272,12 +272,14 @@ int run_daemon(const DaemonOptions& options) {
       file, [&](std::string_view name) { return app::find_program(name, session_path); },
       app::find_shell);
   if (!catalog) return fail(catalog.error().message);
-  auto [chosen_note, note_origin] = chosen_context_note(file);
-  auto note = app::prepare_context_note(chosen_note, note_origin, paths.state_dir);
-  if (!note) return fail(note.error().message);
-  // Claude's status line runs this very binary (`wharf status-line`).
+  // Claude's status line runs this very binary (`wharf status-line`), and the agents'
+  // note names it for the web pane (`wharf pane show`).
   std::error_code exe_ec;
   fs::path self_binary = fs::read_symlink("/proc/self/exe", exe_ec);
+  auto [chosen_note, note_origin] = chosen_context_note(file);
+  auto note = app::prepare_context_note(chosen_note, note_origin, paths.state_dir,
+                                        exe_ec ? std::string() : self_binary.string());
+  if (!note) return fail(note.error().message);
   std::string agent_settings;
   if (!exe_ec) {
     auto settings = app::prepare_agent_settings(paths.state_dir, self_binary.string());

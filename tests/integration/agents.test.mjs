@@ -30,7 +30,11 @@ function assertContextNote(argv) {
   assert.ok(at > 0 && at + 1 < argv.length, `${NOTE_FLAG} <file> in ${JSON.stringify(argv)}`);
   const file = argv[at + 1];
   assert.ok(existsSync(file), `the context note ${file} exists`);
-  assert.ok(readFileSync(file, 'utf8').trim().length > 0, `the context note ${file} is not empty`);
+  const text = readFileSync(file, 'utf8');
+  assert.ok(text.trim().length > 0, `the context note ${file} is not empty`);
+  // It tells the agent about the web pane, with a command that runs from its session.
+  const pane = /`(\S+) pane show FILE --title TITLE`/.exec(text);
+  assert.ok(pane && existsSync(pane[1]), `the note names wharf's own binary for the pane: ${text}`);
   return file;
 }
 
