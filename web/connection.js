@@ -12,12 +12,31 @@ const BACKOFF_MAX_MS = 5000;
 const LIVENESS_MS = 5000; // how long a woken page waits for a pong before giving up
 const LAST_SESSION_KEY = 'wharf.lastSession'; // per window (tab): sessionStorage
 const VIEWING_KEY = 'wharf.viewingEnded'; // the ended session this window shows, if any
+const TOKEN_KEY = 'wharf.windowToken'; // who this tab is, across its reloads: sessionStorage
 const NOTHING = new Uint8Array(0);
 // The `error` codes that refuse a pane form's submission (docs/protocol.md).
 const PANE_REFUSALS = ['bad_feedback', 'too_soon', 'too_many_feedback', 'no_page'];
 // The `error` codes that refuse a `new` (docs/protocol.md): the launcher shows them.
 const NEW_REFUSALS = ['bad_field', 'bad_env', 'bad_directory', 'bad_entry', 'unknown_entry',
   'not_installed', 'limit_reached', 'start_failed', 'bad_config'];
+
+// This tab's window token: 128 random bits in sessionStorage, which a reload keeps and a
+// new tab does not. The daemon keeps a driver's lease for it for a few seconds after its
+// socket closes (docs/protocol.md, "Driving"). null where storage is refused: such a
+// tab reloads as a watcher, as before.
+function tabToken() {
+  try {
+    let token = sessionStorage.getItem(TOKEN_KEY);
+    if (!/^[0-9a-f]{32}$/.test(token ?? '')) {
+      const bytes = crypto.getRandomValues(new Uint8Array(16));
+      token = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+      sessionStorage.setItem(TOKEN_KEY, token);
+    }
+    return token;
+  } catch {
+    return null;
+  }
+}
 
 // `hooks` (all optional) hear what the page around the terminal needs: `up()` once
 // greeted, `down()` on every drop, `stopping()`, `chime(id)` and `pasted(msg)` from the
@@ -35,6 +54,7 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
   let livenessTimer = 0;
 
   let windowId = null;
+  const windowToken = tabToken();
   let sessions = []; // the last `sessions` list, in tab order
   // The session this window is attached to: { id, name, driver, cols, rows } or null.
   // cols/rows: the session's size as the server last told us (or as we asked, driving).
@@ -361,9 +381,11 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
     send({ type: 'ack', bytes: processed });
   }
 
-  // A request that moves this window to another session (or to one at all).
+  // A request that moves this window to another session (or to one at all). Every
+  // attach says who this tab is, so a driver back from a reload gets its lease back.
   function request(msg) {
     if (attached) switching = true;
+    if (msg.type === 'attach' && windowToken) msg.window_token = windowToken;
     send(msg);
   }
 

@@ -24,12 +24,19 @@ import { createPower } from './power.js';
 // -- settings and the shortcut overlay (the gear in the bar) --
 import { createSettings } from './settings.js';
 import { createShortcuts } from './shortcuts.js';
+// -- touch devices: the key toolbar and when the terminal may raise the soft keyboard --
+import { createKeyToolbar, toolbarWanted, isTouchDevice } from './key_toolbar.js';
+import { installTouchFocus, focusOnTapWanted } from './touch_focus.js';
+import { keepShell } from './offline.js';
 
 let connection = null; // the buttons below exist before the socket does
 let launcher = null; // the empty state's "Choose…" opens it
 const ask = (name) => (...args) => connection?.[name](...args);
 
 const view = createTerminalView(document.getElementById('terminal'));
+const touchFocus = installTouchFocus(view, document.getElementById('terminal'), {
+  raiseOnTap: focusOnTapWanted(location.search, isTouchDevice()),
+});
 const status = createStatus({
   line: document.getElementById('status'),
   notice: document.getElementById('notice'),
@@ -78,16 +85,37 @@ const composer = createComposer(document.getElementById('composer'), {
   key: pageKey,
   paste: (text) => connection?.paste(text) ?? false,
 });
+// The key toolbar (touch devices, or ?toolbar=1) sits at the top of the composer, whose
+// height the terminal already makes room for. Its sessions key is a hook: for now it
+// moves to the next session (the launcher when there is no other).
+let sessionOrder = { ids: [], attachedId: null };
+if (toolbarWanted()) {
+  const toolbar = createKeyToolbar({
+    view,
+    paste: (text) => view.term.paste(text), // terminal_paste.js: the cleaning path
+    notify: (text) => status.error(text, 'info'),
+    raiseKeyboard: () => touchFocus.raise(),
+    onSessions: () => {
+      const { ids, attachedId } = sessionOrder;
+      const others = ids.filter((id) => id !== attachedId);
+      if (others.length === 0) { launcher.toggle(toolbar.element.querySelector('[data-key="sessions"]')); return; }
+      connection?.select(ids[(ids.indexOf(attachedId) + 1) % ids.length]);
+    },
+  });
+  document.getElementById('composer').prepend(toolbar.element);
+}
 
 // Everything that follows the session list hears it from one place.
 const bar = {
   update(state) {
     tabs.update(state); activity.update(state); power.update(state); composer.update(state); pane.update(state);
     sessionNames = new Map((state.sessions ?? []).map((s) => [s.id, s.name]));
+    if (state.sessions) sessionOrder.ids = state.sessions.map((s) => s.id);
+    if ('attachedId' in state) sessionOrder.attachedId = state.attachedId;
   },
 };
 const hooks = {
-  up: (hello) => { curtain.up(); settings.refresh(); power.setKeepsSessions(hello?.keeps_sessions === true); },
+  up: (hello) => { curtain.up(); settings.refresh(); power.setKeepsSessions(hello?.keeps_sessions === true); keepShell(); },
   down: () => { launcher.close(); curtain.down(); },
   stopping: (kept) => curtain.stopping(kept),
   keyRotated: () => curtain.keyRotated(),

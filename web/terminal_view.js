@@ -81,6 +81,21 @@ export function createTerminalView(container) {
   let webgl = useWebglIfPossible(term); // the addon while WebGL draws, else null
   const search = createSearch(term, container, { focusTerminal: () => term.focus() });
   term.attachCustomKeyEventHandler((event) => keys(term, search, event));
+  // Text inserted with no key event xterm.js reads (a phone's soft keyboard often sends
+  // only `beforeinput` insertText) is dropped by xterm.js in screen reader mode, which this
+  // page runs in: it goes in here as typed input (onData, like a keystroke). Text that
+  // follows a keypress is the key xterm.js already sent, so it is left alone: nothing goes
+  // twice (xterm.js's own rule for its insertText path).
+  let keyPressed = false;
+  term.textarea?.addEventListener('keydown', () => { keyPressed = false; }, true);
+  term.textarea?.addEventListener('keypress', () => { keyPressed = true; }, true);
+  term.textarea?.addEventListener('keyup', () => { keyPressed = false; }, true);
+  term.textarea?.addEventListener('beforeinput', (event) => {
+    if (event.inputType !== 'insertText' || !event.data || !term.options.screenReaderMode) return;
+    if (keyPressed) { keyPressed = false; return; }
+    event.preventDefault();
+    term.input(event.data, true);
+  });
   let replaying = false; // while the snapshot of a session is being written (clipboard.js)
 
   let fixed = null; // { cols, rows } while showing another window's size, else null (fit)
@@ -121,7 +136,9 @@ export function createTerminalView(container) {
   // Keystrokes must land in the terminal: take focus at start, and take it back when
   // the window returns or a click leaves nothing focused. A control that holds focus
   // (later: rename field, composer) keeps it; a text selection is not disturbed.
-  const focus = () => term.focus();
+  // On a touch device touch_focus.js gates this (the soft keyboard): see setFocusGate.
+  let focusGate = () => true;
+  const focus = () => { if (focusGate()) term.focus(); };
   const reclaim = () => {
     const idle = !document.activeElement || document.activeElement === document.body;
     if (idle && window.getSelection()?.isCollapsed !== false) focus();
@@ -179,6 +196,8 @@ export function createTerminalView(container) {
     },
     renderer: () => (webgl && !webgl.lost ? 'webgl' : 'dom'),
     setKeyPrefs(prefs) { Object.assign(keyPrefs, prefs); },
+    // `gate()` says whether focus() may focus the terminal now (touch_focus.js).
+    setFocusGate(gate) { focusGate = gate; },
   };
 }
 

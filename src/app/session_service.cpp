@@ -21,6 +21,13 @@
 
 namespace wharf::app {
 
+// The registry's clock for driver leases: monotonic, in milliseconds.
+static std::int64_t steady_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 std::int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
@@ -45,6 +52,7 @@ SessionService::SessionService(asio::io_context& io, LaunchDefaults defaults,
       child_signals_(io, SIGCHLD),
       shutdown_timer_(io),
       idle_timer_(io),
+      grace_timer_(io),
       registry_(options.max_sessions) {
   watch_children();
   if (options_.idle_expiry.count() > 0) watch_idle();
@@ -342,7 +350,8 @@ LaunchStatus SessionService::launch_status() const {
 core::Result<Attachment> SessionService::attach(core::WindowId window,
                                                 const std::shared_ptr<SessionObserver>& observer,
                                                 std::optional<core::SessionId> wanted,
-                                                bool start_if_none, core::TerminalSize size) {
+                                                bool start_if_none, core::TerminalSize size,
+                                                std::string_view window_token) {
   std::optional<core::SessionId> target = registry_.landing(wanted);
   if (wanted && target != wanted && sessions_.contains(*wanted)) target = wanted;
   std::shared_ptr<Session> session;
@@ -356,23 +365,46 @@ core::Result<Attachment> SessionService::attach(core::WindowId window,
     return core::Error{"there are no sessions", "no_sessions"};
   }
   session->attach(observer);
-  core::DriverChange change = registry_.attach(session->id(), window);
+  core::DriverChange change = registry_.attach(session->id(), window, window_token, steady_ms());
   windows_.mark_used(window);
   bool driver = registry_.is_driver(session->id(), window);
-  // The first window to attach gives the session its size.
+  // The first window to attach gives the session its size (and so does a driver back
+  // from its reload: its page may have a new size).
   if (change.gained == window) session->resize(size);
+  // A kept lease that ran out before its timer fired went to another window: tell it.
+  else if (change.gained)
+    windows_.tell_driver(session->id(), change);
   announce_list();
   return Attachment{session, driver};
 }
 
 void SessionService::detach(core::WindowId window, core::SessionId id,
-                            const SessionObserver* observer) {
+                            const SessionObserver* observer, std::string_view gone_token) {
   auto it = sessions_.find(id);
   if (it == sessions_.end()) return;
   it->second->detach(observer);
-  core::DriverChange change = registry_.detach(id, window);
+  core::DriverChange change =
+      registry_.detach(id, window, gone_token, steady_ms(), options_.driver_grace.count());
   windows_.tell_driver(id, change);
+  arm_grace_timer();
   announce_list();
+}
+
+void SessionService::arm_grace_timer() {
+  std::optional<std::int64_t> due = registry_.next_expiry();
+  if (!due) {
+    grace_timer_.cancel();
+    return;
+  }
+  grace_timer_.expires_at(std::chrono::steady_clock::time_point(std::chrono::milliseconds(*due)));
+  grace_timer_.async_wait([this](boost::system::error_code ec) {
+    if (ec) return;
+    // The driver did not come back in time: its lease goes where it would have gone.
+    for (const auto& [id, change] : registry_.expire_reservations(steady_ms()))
+      windows_.tell_driver(id, change);
+    announce_list();
+    arm_grace_timer();
+  });
 }
 
 core::Status SessionService::input(core::WindowId window, core::SessionId id,
@@ -438,6 +470,7 @@ core::Status SessionService::take(core::WindowId window, core::SessionId id) {
   if (!registry_.is_driver(id, window))
     return core::Error{"attach to the session before taking it over", "no_session"};
   windows_.tell_driver(id, change);
+  arm_grace_timer();  // a take ends a kept lease
   announce_list();
   return core::ok_status();
 }

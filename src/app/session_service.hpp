@@ -40,6 +40,8 @@ class MetadataStore;
 
 namespace wharf::app {
 
+inline constexpr std::chrono::milliseconds kDefaultDriverGrace{10000};
+
 struct ServiceOptions {
   std::size_t max_sessions = core::kDefaultMaxSessions;
   // End a session nobody has watched and that printed nothing for this long; 0: never.
@@ -56,6 +58,9 @@ struct ServiceOptions {
   // Where the web pane's pages and feedback are kept (app/pane_store.hpp); empty: memory only.
   std::filesystem::path panes_dir;
   std::size_t pane_max_bytes = core::kDefaultPaneMaxBytes;
+  // How long a driving window that went away keeps its lease for its own return
+  // (core/session_registry.hpp, "Driver grace"; `[sessions] driver_grace_ms`); 0: none.
+  std::chrono::milliseconds driver_grace{kDefaultDriverGrace};
 };
 
 struct LaunchStatus {
@@ -108,11 +113,16 @@ class SessionService {
   const std::string& workspace() const { return defaults_.workspace; }
   // Attaches to `wanted`, else the landing session, else (if `start_if_none`) a new
   // default session. Error code "no_sessions" when there is nothing to attach to.
+  // `window_token`: the page's token (empty: none); the driver that left with it gets
+  // its lease back within the grace.
   core::Result<Attachment> attach(core::WindowId window,
                                   const std::shared_ptr<SessionObserver>& observer,
                                   std::optional<core::SessionId> wanted, bool start_if_none,
-                                  core::TerminalSize size);
-  void detach(core::WindowId window, core::SessionId session, const SessionObserver* observer);
+                                  core::TerminalSize size, std::string_view window_token = {});
+  // `gone_token`: set when the window's connection closed (not when it moved on by its
+  // own request) and it had a token: a driver's lease is then kept for it for the grace.
+  void detach(core::WindowId window, core::SessionId session, const SessionObserver* observer,
+              std::string_view gone_token = {});
 
   core::Status input(core::WindowId window, core::SessionId session, std::string_view bytes);
   core::Result<core::TerminalSize> resize(core::WindowId window, core::SessionId session,
@@ -221,6 +231,9 @@ class SessionService {
   asio::signal_set child_signals_;
   asio::steady_timer shutdown_timer_;
   asio::steady_timer idle_timer_;
+  // Wakes when the earliest kept driver lease runs out (registry_.next_expiry()).
+  asio::steady_timer grace_timer_;
+  void arm_grace_timer();
   core::SessionRegistry registry_;
   std::map<core::SessionId, std::shared_ptr<Session>> sessions_;
   WindowSet windows_;

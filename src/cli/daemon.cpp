@@ -323,7 +323,9 @@ int run_daemon(const DaemonOptions& options) {
           .screens_dir = paths.screens_dir(),
           .ended_auto_close = std::chrono::seconds(file.page.ended_auto_close.value_or(0)),
           .panes_dir = paths.state_dir / "pane",
-          .pane_max_bytes = file.pane_max_bytes.value_or(core::kDefaultPaneMaxBytes)},
+          .pane_max_bytes = file.pane_max_bytes.value_or(core::kDefaultPaneMaxBytes),
+          .driver_grace = file.driver_grace_ms ? std::chrono::milliseconds(*file.driver_grace_ms)
+                                               : app::kDefaultDriverGrace},
       &store.value(), run.value().run_id);
   if (auto chosen = choose_defaults(sessions, options, file, paths.defaults_file(), restarted);
       !chosen)

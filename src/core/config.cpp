@@ -247,6 +247,11 @@ Config walk(const toml::table& root, std::string_view source) {
                       [&](const toml::node& n) {
                         config.shell_integration = bool_of(n, "shell_integration");
                       }},
+                     {"driver_grace_ms",
+                      [&](const toml::node& n) {
+                        config.driver_grace_ms =
+                            static_cast<unsigned>(integer_of(n, "driver_grace_ms", 0, 600000));
+                      }},
                      {"allow_env",
                       [&](const toml::node& n) {
                         config.allow_env = strings_of(n, "allow_env");

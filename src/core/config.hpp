@@ -78,6 +78,8 @@ struct Config {
   std::optional<std::string> context_file;
   std::optional<bool> shared_shell;       // keep a shell for programs that name no session
   std::optional<bool> shell_integration;  // OSC 133 marks in bash and zsh sessions (default on)
+  // How long a driving window that went away (a reload) keeps its lease; 0: hand it on at once.
+  std::optional<unsigned> driver_grace_ms;
   // Dangerous environment names (core::kDangerousNames) a request may set anyway.
   std::vector<std::string> allow_env;
   // [uploads]

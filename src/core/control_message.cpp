@@ -1,5 +1,6 @@
 #include "core/control_message.hpp"
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <string>
 
@@ -128,7 +129,14 @@ ClientMessage parse_client_message(std::string_view text) {
   if (type == "attach") {
     auto session = f.session_id("session", false);
     bool start = f.boolean("start");
-    return checked(f, AttachRequest{session, start});
+    std::string token = f.text("window_token");
+    // 128 bits at least, so nobody guesses another tab's; hex only, so it is never more
+    // than an opaque name. The refusal names the field, never the value.
+    bool hex = std::all_of(token.begin(), token.end(),
+                           [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+    if (!token.empty() && (token.size() < 32 || token.size() > 64 || !hex))
+      return field_error(type, "window_token", "32 to 64 lowercase hex digits");
+    return checked(f, AttachRequest{session, start, std::move(token)});
   }
   if (type == "detach") return DetachRequest{};
   if (type == "new") {

@@ -26,6 +26,10 @@ using WindowId = std::uint64_t;
 struct AttachRequest {
   std::optional<SessionId> session;
   bool start = false;
+  // The page's window token (hex, 32 to 64 digits; empty: none): the same after a reload
+  // of the same browser tab, so a driver that reloads gets its lease back
+  // (core/session_registry.hpp, "Driver grace"). A secret: never logged or echoed.
+  std::string window_token;
 };
 struct DetachRequest {};
 struct NewRequest {

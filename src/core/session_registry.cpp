@@ -34,6 +34,7 @@ Status SessionRegistry::restore(SessionEntry entry) {
     return Error{"session " + std::to_string(entry.id) + " is already live"};
   entry.status = SessionStatus::kRunning;
   entry.driver.reset();
+  entry.reserved.reset();
   entry.windows.clear();
   if (entry.custom_name.size() > kMaxNameBytes) entry.custom_name.clear();
   next_id_ = std::max(next_id_, entry.id + 1);
@@ -43,6 +44,8 @@ Status SessionRegistry::restore(SessionEntry entry) {
 }
 
 void SessionRegistry::remove(SessionId id) {
+  if (const SessionEntry* entry = find(id))
+    for (WindowId window : entry->windows) tokens_.erase(window);
   std::erase_if(sessions_, [id](const SessionEntry& e) { return e.id == id; });
   std::erase(order_, id);
 }
@@ -125,11 +128,28 @@ std::optional<SessionId> SessionRegistry::landing(std::optional<SessionId> last_
   return newest ? std::optional<SessionId>(newest->id) : std::nullopt;
 }
 
-DriverChange SessionRegistry::attach(SessionId id, WindowId window) {
+DriverChange SessionRegistry::attach(SessionId id, WindowId window, std::string_view token,
+                                     std::int64_t now_ms) {
   SessionEntry* entry = find_mutable(id);
   if (entry == nullptr) return {};
   if (std::find(entry->windows.begin(), entry->windows.end(), window) == entry->windows.end())
     entry->windows.push_back(window);
+  if (!token.empty()) tokens_[window] = std::string(token);
+  if (entry->reserved) {
+    if (!token.empty() && token == entry->reserved->token && now_ms < entry->reserved->until_ms) {
+      // The window that drove, back from its reload: the closed socket it was is gone,
+      // so only this one hears of the change.
+      entry->reserved.reset();
+      entry->driver = window;
+      return {.lost = std::nullopt, .gained = window};
+    }
+    if (now_ms < entry->reserved->until_ms) return {};  // a watcher while the lease waits
+    // Ran out before anyone noticed: the lease goes where the leaving would have sent
+    // it, the window attached longest (this one, if it is alone).
+    entry->reserved.reset();
+    entry->driver = entry->windows.front();
+    return {.lost = std::nullopt, .gained = entry->driver};
+  }
   if (!entry->driver) {
     entry->driver = window;
     return {.lost = std::nullopt, .gained = window};
@@ -137,11 +157,30 @@ DriverChange SessionRegistry::attach(SessionId id, WindowId window) {
   return {};
 }
 
-DriverChange SessionRegistry::detach(SessionId id, WindowId window) {
+DriverChange SessionRegistry::detach(SessionId id, WindowId window, std::string_view token,
+                                     std::int64_t now_ms, std::int64_t grace_ms) {
   SessionEntry* entry = find_mutable(id);
   if (entry == nullptr) return {};
   std::erase(entry->windows, window);
+  tokens_.erase(window);
   if (entry->driver != window) return {};
+  if (!token.empty()) {
+    // The same tab already back on a new connection (it attached before this one was
+    // seen to close): the lease is its own at once.
+    for (WindowId other : entry->windows) {
+      auto it = tokens_.find(other);
+      if (it != tokens_.end() && it->second == token) {
+        entry->driver = other;
+        return {.lost = window, .gained = other};
+      }
+    }
+  }
+  if (!token.empty() && grace_ms > 0) {
+    // `driver` keeps naming the closed window: input and resizes from anyone else are
+    // refused as from any watcher until it comes back or the grace runs out.
+    entry->reserved = SessionEntry::Reservation{std::string(token), now_ms + grace_ms};
+    return {};
+  }
   entry->driver.reset();
   if (entry->windows.empty()) return {.lost = window, .gained = std::nullopt};
   entry->driver = entry->windows.front();
@@ -153,9 +192,34 @@ DriverChange SessionRegistry::take(SessionId id, WindowId window) {
   if (entry == nullptr || entry->driver == window) return {};
   if (std::find(entry->windows.begin(), entry->windows.end(), window) == entry->windows.end())
     return {};
+  // A person's explicit choice wins over a lease kept for a window that went away.
+  entry->reserved.reset();
   DriverChange change{.lost = entry->driver, .gained = window};
   entry->driver = window;
   return change;
+}
+
+std::vector<std::pair<SessionId, DriverChange>> SessionRegistry::expire_reservations(
+    std::int64_t now_ms) {
+  std::vector<std::pair<SessionId, DriverChange>> changes;
+  for (SessionEntry& entry : sessions_) {
+    if (!entry.reserved || now_ms < entry.reserved->until_ms) continue;
+    entry.reserved.reset();
+    entry.driver.reset();
+    if (entry.windows.empty()) continue;
+    entry.driver = entry.windows.front();
+    changes.emplace_back(entry.id, DriverChange{.lost = std::nullopt, .gained = entry.driver});
+  }
+  return changes;
+}
+
+std::optional<std::int64_t> SessionRegistry::next_expiry() const {
+  std::optional<std::int64_t> next;
+  for (const SessionEntry& entry : sessions_) {
+    if (entry.reserved && (!next || entry.reserved->until_ms < *next))
+      next = entry.reserved->until_ms;
+  }
+  return next;
 }
 
 bool SessionRegistry::is_driver(SessionId id, WindowId window) const {

@@ -7,12 +7,24 @@
 // may take over at any time (the previous driver becomes a watcher and is told); when
 // the driver leaves, the window attached longest takes over, so a session with windows
 // always has a driver.
+//
+// Driver grace: a driving window whose socket closes (a reload, a network drop) leaves
+// the lease reserved for it for a short time instead of handing it over, if it said who
+// it is (a window token the page keeps across its own reloads). Until the reservation
+// runs out `driver` still names the closed window, so nobody else types or sizes the
+// session; a window that attaches with the same token gets the lease back; an explicit
+// take() wins at once; when the grace runs out, the lease goes where it would have gone
+// without one (the window attached longest, else nobody). Times are milliseconds of any
+// monotonic clock the caller picks (tests pass a manual one).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/control_message.hpp"
@@ -39,6 +51,12 @@ struct SessionEntry {
   std::vector<WindowId> windows;  // attached, oldest first
   std::string creator = "key";    // who started it (core/ownership.hpp's creator_label)
   bool shared_shell = false;      // the shell programs use when they name no session
+  // The lease kept for a driving window that went away (see "Driver grace" above).
+  struct Reservation {
+    std::string token;          // the window token it must come back with; never logged
+    std::int64_t until_ms = 0;  // when the grace runs out
+  };
+  std::optional<Reservation> reserved;
 
   std::string default_name() const { return program + " " + std::to_string(id); }
   std::string name() const { return custom_name.empty() ? default_name() : custom_name; }
@@ -81,10 +99,21 @@ class SessionRegistry {
   // Where a window lands when it opens: `last_viewed` if live, else the newest session.
   std::optional<SessionId> landing(std::optional<SessionId> last_viewed) const;
 
-  DriverChange attach(SessionId id, WindowId window);
-  DriverChange detach(SessionId id, WindowId window);
+  // `token`: the window's token (empty: none); `now_ms`: the caller's clock. An attach
+  // with the token of a live reservation gets the lease back.
+  DriverChange attach(SessionId id, WindowId window, std::string_view token = {},
+                      std::int64_t now_ms = 0);
+  // A driver that leaves with a token and a grace above 0 keeps the lease reserved until
+  // now_ms + grace_ms; otherwise the window attached longest takes over.
+  DriverChange detach(SessionId id, WindowId window, std::string_view token = {},
+                      std::int64_t now_ms = 0, std::int64_t grace_ms = 0);
   DriverChange take(SessionId id, WindowId window);
   bool is_driver(SessionId id, WindowId window) const;
+  // Ends the reservations whose grace ran out by now_ms, handing each lease on as a
+  // driver leaving would have; returns what changed, per session.
+  std::vector<std::pair<SessionId, DriverChange>> expire_reservations(std::int64_t now_ms);
+  // The earliest time a reservation runs out, if any is held.
+  std::optional<std::int64_t> next_expiry() const;
 
  private:
   SessionEntry* find_mutable(SessionId id);
@@ -93,6 +122,9 @@ class SessionRegistry {
   SessionId next_id_ = 1;
   std::vector<SessionEntry> sessions_;  // kept in tab order
   std::vector<SessionId> order_;
+  // The token each attached window gave, if any: a reloaded page may attach before its
+  // old connection is seen to close, and then gets the lease when it is.
+  std::map<WindowId, std::string> tokens_;
 };
 
 }  // namespace wharf::core

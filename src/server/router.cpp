@@ -244,6 +244,9 @@ Response serve_static(const Request& req, std::string_view name, const ServerCon
   Response res = make_response(http::status::ok, asset->content_type, *asset->body, req);
   // Revalidate every time: a new build must never mix with cached modules.
   res.set(http::field::cache_control, "no-cache");
+  // The service worker lives with the other static files but serves the page at "/"
+  // when the network is gone (web/sw.js), so it may claim the whole origin as its scope.
+  if (name == "sw.js") res.set("Service-Worker-Allowed", "/");
   return res;
 }
 

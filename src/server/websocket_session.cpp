@@ -30,7 +30,7 @@ void WebSocketSession::start(http::request<http::string_body> request, core::Ter
       },
       [self = shared_from_this()](std::exception_ptr error) {
         // Whatever happened, this window no longer watches anything.
-        self->detach_quietly();
+        self->detach_quietly(true);
         if (self->window_ != 0) self->service().remove_window(self->window_);
         if (!error) return;
         try {
@@ -101,6 +101,7 @@ void WebSocketSession::handle_text(std::string_view text) {
         } else if constexpr (std::is_same_v<T, core::PingRequest>) {
           send_text(core::pong_message());
         } else if constexpr (std::is_same_v<T, core::AttachRequest>) {
+          if (!m.window_token.empty()) window_token_ = m.window_token;
           attach(m.session, m.start);
         } else if constexpr (std::is_same_v<T, core::DetachRequest>) {
           std::optional<core::SessionId> was =
@@ -213,7 +214,8 @@ void WebSocketSession::attach(std::optional<core::SessionId> wanted, bool start)
     return;
   }
   detach_quietly();
-  auto attached = service().attach(window_, shared_from_this(), wanted, start, wanted_size_);
+  auto attached =
+      service().attach(window_, shared_from_this(), wanted, start, wanted_size_, window_token_);
   if (!attached) {
     if (attached.error().code == "no_sessions") {
       send_text(core::detached_message(std::nullopt, "no_sessions"));
@@ -237,10 +239,10 @@ void WebSocketSession::attached_to(const app::Attachment& attachment) {
   send(session_->status_message(), true);
 }
 
-void WebSocketSession::detach_quietly() {
+void WebSocketSession::detach_quietly(bool closing) {
   if (!session_) return;
   auto session = std::exchange(session_, nullptr);
-  service().detach(window_, session->id(), this);
+  service().detach(window_, session->id(), this, closing ? window_token_ : std::string());
 }
 
 void WebSocketSession::send_snapshot() {

@@ -72,7 +72,9 @@ class WebSocketSession : public app::SessionObserver,
   void handle_input(std::string_view bytes);
   void attach(std::optional<core::SessionId> wanted, bool start);
   void attached_to(const app::Attachment& attachment);
-  void detach_quietly();
+  // `closing`: the connection is gone (not a move this window asked for), so a driver's
+  // lease is kept for its token for the grace.
+  void detach_quietly(bool closing = false);
   void send_snapshot();
   void send_error(const core::Error& error);
   void send(app::OutputChunk data, bool text);
@@ -87,6 +89,9 @@ class WebSocketSession : public app::SessionObserver,
   ConnectionSlot slot_;
   core::WindowId window_ = 0;
   core::TerminalSize wanted_size_;
+  // The page's window token from its last `attach` (empty: none). A secret that proves
+  // which browser tab this is across a reload: never logged.
+  std::string window_token_;
   std::shared_ptr<app::Session> session_;
   core::OutputBudget budget_;
   std::deque<Outgoing> queue_;

@@ -37,6 +37,7 @@ directory = "apps/api"
 context_file = "/etc/wharf/note.md"
 shared_shell = true
 shell_integration = false
+driver_grace_ms = 2500
 
 [uploads]
 max_bytes = 1048576
@@ -74,6 +75,7 @@ argv = ["make", "test"]
   EXPECT_EQ(c.default_directory, "apps/api");
   EXPECT_EQ(c.shared_shell, true);
   EXPECT_EQ(c.shell_integration, false);
+  EXPECT_EQ(c.driver_grace_ms, 2500u);
   ASSERT_EQ(c.actions.size(), 2u);
   EXPECT_FALSE(c.actions[0].keep_screen) << "keep_screen = false is read";
   EXPECT_TRUE(c.actions[1].keep_screen) << "screens are kept by default";
@@ -116,6 +118,7 @@ TEST(Config, OutOfRangeIsRefused) {
   EXPECT_NE(refusal("[server]\nport = 70000\n").find("between 0 and 65535"), std::string::npos);
   EXPECT_NE(refusal("[server]\nmax_sessions = 0\n").find("between 1"), std::string::npos);
   EXPECT_NE(refusal("[server]\nwindow_timeout = 5\n").find("between 10"), std::string::npos);
+  EXPECT_NE(refusal("[sessions]\ndriver_grace_ms = 600001\n").find("between 0"), std::string::npos);
 }
 
 TEST(Config, PaneMaxBytesIsAtMostHalfAMebibyte) {

@@ -50,6 +50,10 @@ TEST(ControlMessage, ParsesEveryRequestType) {
   auto bare = expect<AttachRequest>(R"({"type":"attach","session":null})");
   EXPECT_FALSE(bare.session);
   EXPECT_FALSE(bare.start);
+  EXPECT_EQ(bare.window_token, "");
+  auto tokened = expect<AttachRequest>(
+      R"({"type":"attach","window_token":"0123456789abcdef0123456789abcdef"})");
+  EXPECT_EQ(tokened.window_token, "0123456789abcdef0123456789abcdef");
   auto made = expect<NewRequest>(R"({"type":"new","shell":"zsh","cwd":"apps","name":"api"})");
   EXPECT_EQ(made.launch.kind, "shell");
   EXPECT_EQ(made.launch.entry, "zsh");
@@ -66,7 +70,10 @@ TEST(ControlMessage, ParsesEveryRequestType) {
 TEST(ControlMessage, RefusesBadFieldsOfEveryType) {
   for (const char* text :
        {R"({"type":"attach","session":0})", R"({"type":"attach","session":"1"})",
-        R"({"type":"attach","start":"yes"})", R"({"type":"end","session":-2})",
+        R"({"type":"attach","start":"yes"})",
+        R"({"type":"attach","window_token":"0123456789abcdef"})",
+        R"({"type":"attach","window_token":"0123456789ABCDEF0123456789ABCDEF"})",
+        R"({"type":"attach","window_token":7})", R"({"type":"end","session":-2})",
         R"({"type":"rename","name":"x"})", R"({"type":"rename","session":1,"name":5})",
         R"({"type":"reorder"})", R"({"type":"reorder","order":[1,"2"]})",
         R"({"type":"reorder","order":{"a":1}})", R"({"type":"ack"})",

@@ -130,5 +130,139 @@ TEST(SessionRegistry, WhenTheDriverLeavesTheLongestAttachedWatcherDrives) {
   EXPECT_TRUE(r.attach(s, 40).gained);
 }
 
+// Driver grace: the times below are a manual clock, in milliseconds.
+constexpr std::int64_t kGrace = 10000;
+const std::string kTokenA = "0123456789abcdef0123456789abcdef";
+const std::string kTokenB = "fedcba9876543210fedcba9876543210";
+
+TEST(SessionRegistry, ALeavingDriverWithATokenKeepsTheLeaseReserved) {
+  SessionRegistry r;
+  SessionId s = add(r, 1);
+  r.attach(s, 10, kTokenA, 0);
+  r.attach(s, 20, kTokenB, 0);
+  auto left = r.detach(s, 10, kTokenA, 1000, kGrace);
+  EXPECT_FALSE(left.gained);  // the watcher is not promoted
+  EXPECT_FALSE(r.is_driver(s, 20));
+  EXPECT_EQ(r.find(s)->driver, 10u);  // still the closed window's
+  EXPECT_EQ(r.next_expiry(), 1000 + kGrace);
+  EXPECT_TRUE(r.expire_reservations(1000 + kGrace - 1).empty());
+}
+
+TEST(SessionRegistry, TheSameTokenWithinTheGraceGetsTheLeaseBack) {
+  SessionRegistry r;
+  SessionId s = add(r, 1);
+  r.attach(s, 10, kTokenA, 0);
+  r.attach(s, 20, kTokenB, 0);
+  r.detach(s, 10, kTokenA, 1000, kGrace);
+  auto back = r.attach(s, 11, kTokenA, 1000 + kGrace - 1);
+  EXPECT_EQ(back.gained, 11u);
+  EXPECT_FALSE(back.lost);
+  EXPECT_TRUE(r.is_driver(s, 11));
+  EXPECT_FALSE(r.find(s)->reserved);
+  EXPECT_FALSE(r.next_expiry());
+  EXPECT_TRUE(r.expire_reservations(1000 + 2 * kGrace).empty());
+  EXPECT_TRUE(r.is_driver(s, 11));
+}
+
+TEST(SessionRegistry, ADifferentTokenOrNoneDoesNotRestoreTheLease) {
+  SessionRegistry r;
+  SessionId s = add(r, 1);
+  r.attach(s, 10, kTokenA, 0);
+  r.detach(s, 10, kTokenA, 0, kGrace);
+  EXPECT_FALSE(r.attach(s, 11, kTokenB, 5).gained);
+  EXPECT_FALSE(r.attach(s, 12, "", 5).gained);
+  EXPECT_FALSE(r.is_driver(s, 11));
+  EXPECT_FALSE(r.is_driver(s, 12));
+  EXPECT_EQ(r.find(s)->driver, 10u);
+}
+
+TEST(SessionRegistry, WhenTheGraceRunsOutTheLeasePassesAsWithout) {
+  SessionRegistry r;
+  SessionId s = add(r, 1);
+  r.attach(s, 10, kTokenA, 0);
+  r.attach(s, 20, kTokenB, 0);
+  r.attach(s, 30, "", 0);
+  r.detach(s, 10, kTokenA, 1000, kGrace);
+  auto changes = r.expire_reservations(1000 + kGrace);
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(changes[0].first, s);
+  EXPECT_EQ(changes[0].second.gained, 20u);  // the window attached longest
+  EXPECT_TRUE(r.is_driver(s, 20));
+  // The token that comes back too late is only a watcher.
+  EXPECT_FALSE(r.attach(s, 11, kTokenA, 1000 + kGrace + 1).gained);
+  EXPECT_TRUE(r.is_driver(s, 20));
+}
+
+TEST(SessionRegistry, ALateReturnWithNobodyElseDrivesAsTheFirstWindow) {
+  SessionRegistry r;
+  SessionId s = add(r, 1);
+  r.attach(s, 10, kTokenA, 0);
+  r.detach(s, 10, kTokenA, 0, kGrace);
+  EXPECT_TRUE(r.expire_reservations(kGrace).empty());  // nobody to hand it to
+  EXPECT_FALSE(r.find(s)->driver);
+  EXPECT_EQ(r.attach(s, 11, kTokenB, kGrace + 1).gained, 11u);
+}
+
+TEST(SessionRegistry, AReservationNoticedLateByAnAttachGoesToTheLongestAttached) {
+  SessionRegistry r;
+  SessionId s = add(r, 1);
+  r.attach(s, 10, kTokenA, 0);
+  r.attach(s, 20, kTokenB, 0);
+  r.detach(s, 10, kTokenA, 0, kGrace);
+  auto late = r.attach(s, 11, kTokenA, kGrace);  // expiry not yet run: attach notices
+  EXPECT_EQ(late.gained, 20u);
+  EXPECT_TRUE(r.is_driver(s, 20));
+  EXPECT_FALSE(r.next_expiry());
+}
+
+TEST(SessionRegistry, AnExplicitTakeDuringTheGraceWinsAtOnce) {
+  SessionRegistry r;
+  SessionId s = add(r, 1);
+  r.attach(s, 10, kTokenA, 0);
+  r.attach(s, 20, kTokenB, 0);
+  r.detach(s, 10, kTokenA, 0, kGrace);
+  auto taken = r.take(s, 20);
+  EXPECT_EQ(taken.gained, 20u);
+  EXPECT_TRUE(r.is_driver(s, 20));
+  EXPECT_FALSE(r.next_expiry());
+  // The reloaded window then comes back as a watcher.
+  EXPECT_FALSE(r.attach(s, 11, kTokenA, 5).gained);
+  EXPECT_TRUE(r.is_driver(s, 20));
+}
+
+TEST(SessionRegistry, NoTokenOrNoGraceHandsTheLeaseOnAtOnce) {
+  SessionRegistry r;
+  SessionId s = add(r, 1);
+  r.attach(s, 10, "", 0);
+  r.attach(s, 20, kTokenB, 0);
+  EXPECT_EQ(r.detach(s, 10, "", 0, kGrace).gained, 20u);
+  r.attach(s, 30, kTokenA, 0);
+  EXPECT_EQ(r.detach(s, 20, kTokenB, 0, 0).gained, 30u);
+  EXPECT_FALSE(r.next_expiry());
+}
+
+TEST(SessionRegistry, ATabBackBeforeItsOldConnectionClosedGetsTheLeaseWhenItDoes) {
+  SessionRegistry r;
+  SessionId s = add(r, 1);
+  r.attach(s, 10, kTokenA, 0);
+  r.attach(s, 20, kTokenB, 0);
+  EXPECT_FALSE(r.attach(s, 11, kTokenA, 1).gained);  // the old connection still drives
+  auto closed = r.detach(s, 10, kTokenA, 2, kGrace);
+  EXPECT_EQ(closed.gained, 11u);
+  EXPECT_TRUE(r.is_driver(s, 11));
+  EXPECT_FALSE(r.next_expiry());
+}
+
+TEST(SessionRegistry, AWatcherLeavingDuringTheGraceLeavesTheReservation) {
+  SessionRegistry r;
+  SessionId s = add(r, 1);
+  r.attach(s, 10, kTokenA, 0);
+  r.attach(s, 20, kTokenB, 0);
+  r.detach(s, 10, kTokenA, 0, kGrace);
+  EXPECT_FALSE(r.detach(s, 20, kTokenB, 1, kGrace).lost);
+  EXPECT_EQ(r.next_expiry(), kGrace);
+  EXPECT_EQ(r.attach(s, 11, kTokenA, 2).gained, 11u);
+}
+
 }  // namespace
 }  // namespace wharf::core
