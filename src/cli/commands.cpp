@@ -43,6 +43,12 @@ std::vector<std::string> words_after_dashes() {
   return {dashes + 1, words.end()};
 }
 
+void take_target_word(std::string& target, std::vector<std::string>& words) {
+  if (!target.empty() || words.empty()) return;
+  target = words.front();
+  words.erase(words.begin());
+}
+
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "wharf: %s\n", message.c_str());
   return kExitUsage;

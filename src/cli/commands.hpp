@@ -80,5 +80,8 @@ void add_target(CLI::App& verb, std::string& target, bool positional = true);
 // The id `target` names. Errors: nothing named (code "usage": the command line is
 // wrong), an unknown name, an ambiguous name (the candidates listed).
 core::Result<std::int64_t> resolve_target(const std::string& state_dir, const std::string& target);
+// For verbs written `VERB [SESSION] ARG...` (rename, reorder): without `-t`, the first
+// word is the session; it moves from `words` to `target`.
+void take_target_word(std::string& target, std::vector<std::string>& words);
 
 }  // namespace wharf::cli

@@ -28,10 +28,7 @@ std::function<int()> setup_rename(CLI::App& verb) {
   wharf rename 3 ""          # back to the default name)");
   return [o] {
     std::vector<std::string> words = o->words;
-    if (o->target.empty() && !words.empty()) {
-      o->target = words.front();
-      words.erase(words.begin());
-    }
+    take_target_word(o->target, words);
     if (o->target.empty())
       return usage_error("rename needs a session (an id or a name from `wharf ls`)");
     if (words.empty()) return usage_error("rename needs the new name (\"\" restores the default)");

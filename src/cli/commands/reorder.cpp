@@ -2,11 +2,9 @@
 // the others keeping their order, as dragging the tab on the page does; every window's
 // tab bar follows. The move_session operation ends in the page's path
 // (SessionService::reorder).
-#include <charconv>
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include "cli/commands.hpp"
@@ -31,20 +29,16 @@ std::function<int()> setup_reorder(CLI::App& verb) {
   wharf reorder -t build 3)");
   return [o] {
     std::vector<std::string> words = o->words;
-    if (o->target.empty() && !words.empty()) {
-      o->target = words.front();
-      words.erase(words.begin());
-    }
+    take_target_word(o->target, words);
     if (o->target.empty())
       return usage_error("reorder needs a session (an id or a name from `wharf ls`)");
     if (words.size() != 1)
       return usage_error("reorder needs one position after the session (1 for the first tab)");
-    // The same message as every numeric argument: "a whole number from 1 to 10000".
-    std::int64_t position = 0;
-    const std::string& text = words.front();
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), position);
-    if (ec != std::errc{} || end != text.data() + text.size() || position < 1 || position > 10000)
-      return usage_error("position: '" + text + "' is not a whole number from 1 to 10000");
+    // Checked as every numeric option is: "a whole number from 1 to 10000".
+    std::string text = words.front();
+    if (std::string wrong = whole_number(1, 10000)(text); !wrong.empty())
+      return usage_error("position: " + wrong);
+    std::int64_t position = std::stoll(text);
     auto id = resolve_target(o->state_dir, o->target);
     if (!id) return report_failure(id.error());
     auto answer = call_operation(o->state_dir, "move_session",
