@@ -12,7 +12,7 @@ JOBS ?= 2
 SERVE_PACKAGES := build-essential cmake ninja-build ccache pkg-config ca-certificates \
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libsqlite3-dev \
   libtomlplusplus-dev libcli11-dev libspdlog-dev libfmt-dev libsystemd-dev \
-  libpng-dev libjpeg62-turbo-dev libgif-dev libwebp-dev zlib1g-dev
+  libpng-dev libjpeg62-turbo-dev libgif-dev libwebp-dev zlib1g-dev libssl-dev libqrencode-dev
 # What the tests, benchmarks, sanitizers and fuzzers need besides.
 APT_PACKAGES := $(SERVE_PACKAGES) git libvterm-dev \
   libgtest-dev libgmock-dev \

@@ -213,6 +213,30 @@ Config walk(const toml::table& root, std::string_view source) {
                       [&](const toml::node& n) {
                         config.keep_sessions = bool_of(n, "keep_sessions");
                       }},
+                     {"public_url",
+                      [&](const toml::node& n) {
+                        std::string url = string_of(n, "public_url");
+                        if (!is_public_url(url))
+                          refuse(n,
+                                 "'public_url' is a scheme and host, like "
+                                 "\"https://box.example.ts.net\" (http or https, an optional "
+                                 "port, no path, query or user)");
+                        while (url.ends_with('/')) url.pop_back();
+                        config.public_url = url;
+                      }},
+                     {"allowed_hosts",
+                      [&](const toml::node& n) {
+                        config.allowed_hosts = strings_of(n, "allowed_hosts");
+                        for (std::string& host : config.allowed_hosts) {
+                          if (!is_host_name(host))
+                            refuse(n,
+                                   "'allowed_hosts' holds host names (letters, digits, '-' "
+                                   "and '.'), not '" +
+                                       shown_text(host) + "'");
+                          for (char& c : host)
+                            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+                        }
+                      }},
                      {"log_level",
                       [&](const toml::node& n) {
                         std::string level = string_of(n, "log_level");
@@ -379,6 +403,46 @@ bool is_entry_name(std::string_view name) {
     auto u = static_cast<unsigned char>(c);
     return u < 0x80 && (std::isalnum(u) != 0 || c == '-' || c == '_' || c == '.');
   });
+}
+
+bool is_host_name(std::string_view host) {
+  if (host.empty() || host.size() > 253 || host.front() == '.' || host.back() == '.') return false;
+  std::size_t label = 0;
+  for (char c : host) {
+    if (c == '.') {
+      if (label == 0) return false;
+      label = 0;
+      continue;
+    }
+    bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+    if (!ok || ++label > 63) return false;
+  }
+  return true;
+}
+
+bool is_public_url(std::string_view url) {
+  std::string_view rest;
+  if (url.starts_with("https://"))
+    rest = url.substr(8);
+  else if (url.starts_with("http://"))
+    rest = url.substr(7);
+  else
+    return false;
+  if (rest.ends_with('/')) rest.remove_suffix(1);
+  std::string_view host = rest;
+  if (auto colon = rest.rfind(':'); colon != std::string_view::npos && !rest.starts_with('[')) {
+    host = rest.substr(0, colon);
+    std::string_view port = rest.substr(colon + 1);
+    if (port.empty() || port.size() > 5) return false;
+    unsigned value = 0;
+    for (char c : port) {
+      if (c < '0' || c > '9') return false;
+      value = value * 10 + static_cast<unsigned>(c - '0');
+    }
+    if (value == 0 || value > 65535) return false;
+  }
+  return is_host_name(host);
 }
 
 bool raises_privileges(const std::vector<std::string>& argv) {

@@ -70,6 +70,13 @@ struct Config {
   std::optional<unsigned> idle_expiry_seconds;
   std::optional<unsigned> window_timeout_seconds;
   std::optional<std::string> log_level;
+  // The address people reach wharf at when it is not the one it binds (a reverse proxy,
+  // Tailscale): deep links in notifications are built on it, and its host is accepted
+  // in Host and Origin. Scheme and host (and port), no path; no trailing slash.
+  std::optional<std::string> public_url;
+  // Further names a request's Host may carry (a proxy's), accepted deliberately; the
+  // Origin check follows the Host.
+  std::vector<std::string> allowed_hosts;
   // Whether Ctrl-C / SIGTERM leaves the sessions running for the next daemon.
   std::optional<bool> keep_sessions;
   // [sessions]
@@ -107,5 +114,10 @@ bool raises_privileges(std::string_view shell_command);
 // A catalog entry name: what the tab shows and the API names. Letters, digits, '-', '_'
 // and '.', starting with a letter or digit, at most 32 bytes.
 bool is_entry_name(std::string_view name);
+
+// A DNS name as `allowed_hosts` takes it: labels of letters, digits and '-', joined by '.'.
+bool is_host_name(std::string_view host);
+// `http(s)://host[:port]` with nothing after but an optional '/'.
+bool is_public_url(std::string_view url);
 
 }  // namespace wharf::core

@@ -232,6 +232,28 @@ shift_enter_newline = false
             std::string::npos);
 }
 
+TEST(Config, PublicUrlAndAllowedHostsAreChecked) {
+  auto parsed = parse_config(R"([server]
+public_url = "https://Box.example.ts.net:8443/"
+allowed_hosts = ["Box.example.ts.net", "wharf.lan"]
+)",
+                             "config.toml");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(parsed.value().public_url, "https://Box.example.ts.net:8443");
+  EXPECT_EQ(parsed.value().allowed_hosts,
+            (std::vector<std::string>{"box.example.ts.net", "wharf.lan"}));
+
+  for (const char* bad : {"ftp://box", "https://box/path", "https://user@box", "https://box:0",
+                          "https://box:99999", "box.example", "https://", "https://bo x"}) {
+    std::string text = std::string("[server]\npublic_url = \"") + bad + "\"\n";
+    EXPECT_NE(refusal(text).find("'public_url'"), std::string::npos) << bad;
+  }
+  EXPECT_NE(refusal("[server]\nallowed_hosts = [\"evil.com/x\"]\n").find("'allowed_hosts'"),
+            std::string::npos);
+  EXPECT_NE(refusal("[server]\nallowed_hosts = [\"a..b\"]\n").find("'allowed_hosts'"),
+            std::string::npos);
+}
+
 TEST(Config, AllowEnvNamesVariables) {
   auto parsed = parse_config("[sessions]\nallow_env = [\"PATH\", \"NODE_OPTIONS\"]\n", "c.toml");
   ASSERT_TRUE(parsed) << parsed.error().message;
