@@ -135,7 +135,7 @@ SCREEN_FUZZ_RUNS ?= 30000
 # looked for. Until it is found, make check runs fewer of its inputs.
 WEBSOCKET_FUZZ_RUNS ?= 8000
 FUZZERS := config control_message host_frame image_decode jsonrpc key_names launch output_text query_filter \
-  request_policy router screen status_line vt_parser websocket
+  proxy_request request_policy router screen status_line vt_parser websocket
 
 fuzz: deps
 	cmake --preset asan-ubsan >/dev/null
