@@ -96,7 +96,8 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
     pasteOrigins.length = 0; // answers come on the socket that carried the paste
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     const { cols, rows } = view.proposedSize(); // only used if this socket starts a session
-    const query = new URLSearchParams({ k: key, cols, rows });
+    // A paired browser sends no key: its device cookie goes with the handshake.
+    const query = new URLSearchParams(key ? { k: key, cols, rows } : { cols, rows });
     let sock;
     try {
       sock = new WebSocket(`${scheme}://${location.host}/ws?${query}`);
@@ -299,6 +300,10 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
         break;
       case 'key_rotated': // the connection closes next; this link's key is spent
         hooks.keyRotated?.();
+        break;
+      case 'device_revoked': // the connection closes next; this browser is no longer paired
+        phase = 'refused';
+        hooks.deviceRevoked?.();
         break;
       case 'pasted': // the answer to a paste, in the order they were sent (see paste below)
         hooks.pasted?.(msg, pasteOrigins.shift() ?? 'composer');
@@ -536,6 +541,12 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
     },
     reorder(order) { send({ type: 'reorder', order }); },
     seen(id) { send({ type: 'seen', session: id }); },
+    // Whether a person looks at this window (looking.js); false when not connected.
+    looking(on) {
+      if (phase !== 'open' || ws?.readyState !== WebSocket.OPEN) return false;
+      send({ type: 'looking', looking: on });
+      return true;
+    },
     end(id) { send({ type: 'end', session: id }); },
     rename(id, name) { send({ type: 'rename', session: id, name }); },
     take() { send({ type: 'take' }); },
@@ -573,11 +584,8 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') wake(); });
   window.addEventListener('online', wake);
 
-  if (!key) {
-    status.fatal('This page needs its key: open the full URL that wharf printed.');
-    phase = 'refused';
-    return actions;
-  }
+  // No key in the address: the page was opened with the device cookie (the daemon served
+  // it only for that), which the socket's handshake carries too.
   status.connecting();
   connect();
   return actions;

@@ -11,6 +11,8 @@
 // session that is not there), but the curtain only falls after a 3 s grace, so a wifi
 // blip or a quick restart heals without one. connection.js keeps reconnecting with
 // backoff throughout; the first greeting lifts the curtain.
+import { keyHeaders } from './credentials.js';
+
 const GRACE_MS = 3000;
 const PROBE_TIMEOUT_MS = 4000;
 
@@ -57,6 +59,13 @@ export function createCurtain(el, { key, inert = [] }) {
       'Start it again on the machine (`wharf serve`) and open the address it prints (`wharf open` shows it again). This page keeps checking, but a new start comes with a new key: it cannot reopen by itself.');
   }
 
+  // A paired browser (no key in its address) whose device cookie no longer opens wharf.
+  function showUnpaired() {
+    show('device', 'This device is no longer paired',
+      'It was revoked on the machine (wharf devices revoke), or its pairing was lost.',
+      'Pair it again: run `wharf pair` on the machine and open the link it prints, or open the full address `wharf open` prints.');
+  }
+
   // Asks the daemon whether it is there and whether our key still opens it.
   async function probe() {
     if (probing || state === 'up') return;
@@ -64,13 +73,15 @@ export function createCurtain(el, { key, inert = [] }) {
     let answer = 'gone';
     try {
       const res = await fetch('/api/status', {
-        headers: { 'X-Wharf-Key': key ?? '' }, cache: 'no-store', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+        headers: keyHeaders(key), cache: 'no-store', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
       });
       answer = res.status === 401 ? 'spent' : res.ok ? 'there' : 'gone';
     } catch { /* no answer */ }
     probing = false;
     if (state === 'up') return;
-    if (answer === 'spent') {
+    if (answer === 'spent' && !key) {
+      showUnpaired();
+    } else if (answer === 'spent') {
       show('key', 'This link has expired',
         'wharf was restarted, and the key in this address belongs to the run before.',
         'Run `wharf open` on the machine for the current link.');
@@ -135,6 +146,14 @@ export function createCurtain(el, { key, inert = [] }) {
       show('key', 'This link has expired',
         'The key in this address was replaced on the machine (wharf key rotate).',
         'Run `wharf open` on the machine for the current link.');
+    },
+    // This device was revoked while the page was open (`wharf devices revoke`).
+    deviceRevoked() {
+      state = 'stopped';
+      clearTimeout(graceTimer);
+      graceTimer = 0;
+      setInert(true);
+      showUnpaired();
     },
     // The page cannot go on for a reason of its own (no key in the URL).
     fatal(heading, body) {

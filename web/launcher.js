@@ -8,6 +8,8 @@
 // with the panel open: a refusal is shown beside the field that caused it (its error
 // code says which), and only a start that worked closes the panel. The defaults stay
 // where they are. Escape, the chevron again, or a click outside close it.
+import { keyHeaders } from './credentials.js';
+
 const GROUPS = [['agent', 'Agents'], ['shell', 'Shells'], ['action', 'Actions']];
 
 export function createLauncher({ key, onLaunch, onOpenChange, focusTerminal }) {
@@ -24,7 +26,7 @@ export function createLauncher({ key, onLaunch, onOpenChange, focusTerminal }) {
   let token = 0; // the answers of an earlier opening are dropped
 
   async function fetchJson(path) {
-    const res = await fetch(path, { headers: { 'X-Wharf-Key': key ?? '' }, cache: 'no-store' });
+    const res = await fetch(path, { headers: keyHeaders(key), cache: 'no-store' });
     if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
     return res.json();
   }

@@ -23,10 +23,18 @@ import { createCurtain } from './curtain.js';
 import { createPower } from './power.js';
 // -- settings and the shortcut overlay (the gear in the bar) --
 import { createSettings } from './settings.js';
+// -- notifications: deep links to a session, and whether a person looks at this window --
+import { installDeepLink } from './deep_link.js';
+import { installLooking } from './looking.js';
 import { createShortcuts } from './shortcuts.js';
 // -- touch devices: the key toolbar and when the terminal may raise the soft keyboard --
 import { createKeyToolbar, toolbarWanted, isTouchDevice } from './key_toolbar.js';
 import { installTouchFocus, focusOnTapWanted } from './touch_focus.js';
+// -- the phone page: the session picker, touch scrolling, pinch for the font, watching --
+import { createSessionPicker } from './session_picker.js';
+import { installTouchScroll } from './touch_scroll.js';
+import { installPinchZoom } from './pinch_zoom.js';
+import { createWatchBar } from './watch_view.js';
 import { keepShell } from './offline.js';
 
 let connection = null; // the buttons below exist before the socket does
@@ -66,9 +74,13 @@ const power = createPower({
 });
 const shortcuts = createShortcuts({ focusTerminal: view.focus });
 let sessionNames = new Map(); // id -> name, for notifications
+let sessionActivity = new Map(); // id -> activity, for notifications
+const looking = installLooking({ send: (on) => connection?.looking(on) ?? false });
 const settings = createSettings({
   key: pageKey, view, activity, sessionName: (id) => sessionNames.get(id),
   onShortcuts: () => shortcuts.open(), focusTerminal: view.focus,
+  // config.toml's [page] focus: whether a tap raises the soft keyboard (touch_focus.js).
+  onOperatorDefaults: (page) => touchFocus.setRaiseOnTap(focusOnTapWanted(location.search, isTouchDevice(), page.focus)),
 });
 tabs.tools.append(activity.bell, settings.button, power.element);
 const pane = createPane({ send: (msg) => connection?.paneFeedback(msg) ?? false, focusTerminal: view.focus });
@@ -85,24 +97,32 @@ const composer = createComposer(document.getElementById('composer'), {
   key: pageKey,
   paste: (text) => connection?.paste(text) ?? false,
 });
+// The session picker (session_picker.js): the toolbar's sessions key and, on a narrow
+// window, a button in the tab bar open it.
+const picker = createSessionPicker({
+  onSelect: ask('select'), onNew: ask('newSession'), focusTerminal: view.focus,
+  // The launcher opens under its own chevron in the bar (it unfolds downwards).
+  onChoose: () => launcher.toggle(document.querySelector('#tabs .tab-chevron')),
+});
+tabs.tools.prepend(picker.opener);
+// One finger scrolls with momentum, two pinch the font size (touch_scroll.js, pinch_zoom.js).
+installTouchScroll(view, document.getElementById('terminal'));
+installPinchZoom(view, document.getElementById('terminal'), {
+  fontSize: () => settings.current().fontSize, commit: (size) => settings.set('fontSize', size),
+});
 // The key toolbar (touch devices, or ?toolbar=1) sits at the top of the composer, whose
-// height the terminal already makes room for. Its sessions key is a hook: for now it
-// moves to the next session (the launcher when there is no other).
-let sessionOrder = { ids: [], attachedId: null };
+// height the terminal already makes room for; a watching phone's bar (watch_view.js) too.
+let watchBar = null;
 if (toolbarWanted()) {
   const toolbar = createKeyToolbar({
     view,
     paste: (text) => view.term.paste(text), // terminal_paste.js: the cleaning path
     notify: (text) => status.error(text, 'info'),
     raiseKeyboard: () => touchFocus.raise(),
-    onSessions: () => {
-      const { ids, attachedId } = sessionOrder;
-      const others = ids.filter((id) => id !== attachedId);
-      if (others.length === 0) { launcher.toggle(toolbar.element.querySelector('[data-key="sessions"]')); return; }
-      connection?.select(ids[(ids.indexOf(attachedId) + 1) % ids.length]);
-    },
+    onSessions: () => picker.toggle(),
   });
-  document.getElementById('composer').prepend(toolbar.element);
+  watchBar = createWatchBar({ view, onTake: ask('take') });
+  document.getElementById('composer').prepend(watchBar.element, toolbar.element);
 }
 
 // Everything that follows the session list hears it from one place.
@@ -110,26 +130,29 @@ const bar = {
   update(state) {
     tabs.update(state); activity.update(state); power.update(state); composer.update(state); pane.update(state);
     sessionNames = new Map((state.sessions ?? []).map((s) => [s.id, s.name]));
-    if (state.sessions) sessionOrder.ids = state.sessions.map((s) => s.id);
-    if ('attachedId' in state) sessionOrder.attachedId = state.attachedId;
+    sessionActivity = new Map((state.sessions ?? []).map((s) => [s.id, s.activity]));
+    picker.update(state); watchBar?.update(state);
   },
 };
 const hooks = {
-  up: (hello) => { curtain.up(); settings.refresh(); power.setKeepsSessions(hello?.keeps_sessions === true); keepShell(); },
+  up: (hello) => { looking.connected(); curtain.up(); settings.refresh(); power.setKeepsSessions(hello?.keeps_sessions === true); keepShell(); },
   down: () => { launcher.close(); curtain.down(); },
   stopping: (kept) => curtain.stopping(kept),
   keyRotated: () => curtain.keyRotated(),
+  deviceRevoked: () => curtain.deviceRevoked(),
   pane: (msg) => pane.pane(msg),
   status: (msg) => strip.status(msg),
   endedShow: (record) => endedView.show(record),
   endedHide: () => endedView.hide(),
   paneFiled: (msg) => pane.filed(msg),
   paneRefused: (msg) => pane.refused(msg),
-  chime: (id) => { activity.chime(); settings.notify(id); },
+  chime: (id) => { activity.chime(); settings.notify(id, sessionActivity.get(id)); },
   pasted: (msg, from) => {
     if (from !== 'terminal') composer.pasted(msg);
     else if (msg.removed > 0) status.error(`${msg.removed} character${msg.removed === 1 ? '' : 's'} of control codes were removed from the paste.`, 'info');
   },
 };
 
+// Before the connection: a `#session=ID` link decides the first attach.
+installDeepLink({ select: ask('select'), has: (id) => sessionNames.has(id) });
 connection = openConnection({ view, status, tabs: bar, hooks });

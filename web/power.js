@@ -5,6 +5,7 @@
 // header. The daemon then tells every window `stopping` (the curtain takes it from there).
 import { button, icon } from './tab_bar.js';
 import { ask } from './confirm.js';
+import { keyHeaders } from './credentials.js';
 
 const POWER = 'M8 2v5.5M4.6 4.4a5 5 0 1 0 6.8 0';
 
@@ -32,7 +33,7 @@ export function createPower({ key, onStopping, onError, focusTerminal }) {
     try {
       const res = await fetch('/api/stop', {
         method: 'POST',
-        headers: { 'X-Wharf-Key': key ?? '', 'Content-Type': 'application/json' },
+        headers: keyHeaders(key, { 'Content-Type': 'application/json' }),
         body: '{}',
         cache: 'no-store',
       });

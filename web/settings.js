@@ -14,6 +14,9 @@
 // activity.js; notifications are shown here when the daemon chimes and the page is in the
 // background.
 import { button, icon } from './tab_bar.js';
+import { addPushSwitch } from './web_push.js';
+import { keyHeaders } from './credentials.js';
+import { createDevices } from './devices.js';
 
 const STORE_KEY = 'wharf.settings';
 const MUTE_KEY = 'wharf.muted'; // activity.js's
@@ -83,7 +86,9 @@ function writeStored(stored) {
   } catch { /* storage refused: the choice lasts this page */ }
 }
 
-export function createSettings({ key, view, activity, sessionName, onShortcuts, focusTerminal }) {
+// onOperatorDefaults(page): the whole `page` object of /api/status, for the defaults that
+// are not settings of this dialog (`focus`: touch_focus.js).
+export function createSettings({ key, view, activity, sessionName, onShortcuts, focusTerminal, onOperatorDefaults }) {
   let operator = {};
   let stored = readStored();
   const current = () => ({ ...BUILT_IN, ...operator, ...stored });
@@ -125,25 +130,43 @@ export function createSettings({ key, view, activity, sessionName, onShortcuts, 
 
   // The operator's defaults come with /api/status; until then the built-in ones show.
   async function loadOperatorDefaults() {
-    if (!key) return; // a page without its key can ask nothing (status.js says so)
     try {
-      const res = await fetch('/api/status', { headers: { 'X-Wharf-Key': key ?? '' }, cache: 'no-store' });
+      const res = await fetch('/api/status', { headers: keyHeaders(key), cache: 'no-store' });
       if (!res.ok) return;
       const status = await res.json();
       operator = pick(status?.page, OPERATOR_NAMES);
+      deliveryNote.textContent = describeDelivery(status?.notifications);
       apply();
+      onOperatorDefaults?.(status?.page && typeof status.page === 'object' ? status.page : {});
       if (dialog.open) fill();
     } catch { /* the daemon is not up yet: the built-in defaults stay */ }
   }
 
   // ---- notifications ----------------------------------------------------------------
-  function notify(sessionId) {
+  const CHANNEL_NAMES = { ntfy: 'ntfy', command: 'a command', webpush: 'Web Push' };
+  function describeDelivery(n) {
+    if (!n || !Array.isArray(n.channels)) return '';
+    const configured = n.channels.filter((c) => c !== 'webpush');
+    if (!configured.length) return 'Away from the page: Web Push only (below); ntfy and a command hook are set in config.toml [notifications].';
+    const names = configured.map((c) => CHANNEL_NAMES[c] ?? c).join(' and ');
+    const rules = [n.debounce > 0 ? `at most one per session every ${n.debounce} s` : 'every event',
+      n.quiet_hours ? `quiet ${n.quiet_hours}` : null, n.links ? 'with a link to the session' : 'without links (no public_url)',
+      n.include_screen ? 'with the last screen lines' : null].filter(Boolean).join('; ');
+    return `Away from the page this daemon also notifies through ${names} (${rules}).`;
+  }
+  // `activity`: 'waiting' (it needs an answer) or 'finished'. A click comes back to the
+  // page on that session (deep_link.js reads the hash).
+  function notify(sessionId, activity) {
     if (!current().notifications || !document.hidden) return false;
     if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return false;
     const name = sessionName(sessionId) ?? `session ${sessionId}`;
+    const waiting = activity === 'waiting';
     try {
-      const note = new Notification(`${name} finished`, { body: 'It is waiting for you in wharf.', tag: `wharf-${sessionId}` });
-      note.onclick = () => { window.focus(); note.close(); };
+      const note = new Notification(waiting ? `${name} is waiting for you` : `${name} finished`, {
+        body: waiting ? 'It needs your answer in wharf.' : 'It is done; wharf has its screen.',
+        tag: `wharf-${sessionId}`,
+      });
+      note.onclick = () => { window.focus(); location.hash = `session=${sessionId}`; note.close(); };
       return true;
     } catch { return false; }
   }
@@ -263,8 +286,13 @@ export function createSettings({ key, view, activity, sessionName, onShortcuts, 
   notifyNote.className = 'settings-hint';
   notifyNote.id = 'settings-notify-note';
   notifyNote.setAttribute('aria-live', 'polite');
-  row(sound, 'Notify me when a session finishes while this tab is in the background', notifyBox);
+  row(sound, 'Notify me when a session waits or finishes while this tab is in the background', notifyBox);
   sound.append(notifyNote);
+  // What this daemon sends away from the page (config.toml [notifications]; /api/status).
+  const deliveryNote = document.createElement('p');
+  deliveryNote.className = 'settings-hint';
+  deliveryNote.id = 'settings-delivery-note';
+  sound.append(deliveryNote);
   // After the generic listener stored the choice: turning it on asks the browser.
   notifyBox.addEventListener('change', async () => {
     if (!notifyBox.checked) return;
@@ -287,6 +315,11 @@ export function createSettings({ key, view, activity, sessionName, onShortcuts, 
       notifyNote.textContent = '';
     }
   });
+  // Web Push to this device, even with the page closed (web_push.js).
+  addPushSwitch(sound, row, { key });
+
+  // Paired browsers and pairing a new one (devices.js).
+  const devices = createDevices(section('Devices'), { key });
 
   const keys = section('Keyboard');
   row(keys, 'Ctrl+F searches the terminal', checkbox('searchKey'), 'Off: Ctrl+F goes to the program (in Emacs, readline: forward).');
@@ -328,6 +361,7 @@ export function createSettings({ key, view, activity, sessionName, onShortcuts, 
 
   function open() {
     fill();
+    devices.refresh();
     if (!dialog.open) dialog.showModal();
     gear.setAttribute('aria-expanded', 'true');
     controls.fontSize.focus();
@@ -357,6 +391,11 @@ export function createSettings({ key, view, activity, sessionName, onShortcuts, 
     close,
     isOpen: () => dialog.open,
     current,
+    // One setting, as if chosen in the dialog (the pinch sets the font size: pinch_zoom.js).
+    set(name, value) {
+      set(name, value);
+      if (dialog.open) fill();
+    },
     notify,
     // The daemon came back (maybe another daemon with other defaults): ask again.
     refresh: loadOperatorDefaults,

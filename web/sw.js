@@ -17,6 +17,9 @@
 //   fallback when the network fails.
 // - One cache per wharf version (the `v` of this script's URL): a daemon of another
 //   version registers another script, whose activation deletes every other cache.
+// - Web Push (web_push.js subscribes): a push is shown as a notification at once, and a
+//   tap opens the session it names on this worker's own origin; the address is made from
+//   the session's id here, never taken from the message, and holds no key.
 const VERSION = new URL(self.location.href).searchParams.get('v') || 'dev';
 const CACHE = `wharf-shell-${VERSION}`;
 const PAGE = '/';
@@ -99,5 +102,49 @@ self.addEventListener('message', (event) => {
       } catch { /* offline already: nothing to keep now */ }
     }
     port?.postMessage({ type: 'kept', count: kept });
+  })());
+});
+
+// ---- Web Push ------------------------------------------------------------------------
+// A push from the daemon (app/web_push_channel.hpp), decrypted by the browser: {title,
+// body, session, kind}. Shown at once (userVisibleOnly), one notification per session
+// (its tag), replaced by the next. The URL it opens is made here from the session's id,
+// on this worker's own origin, never taken from the message: "/#session=ID".
+function pushedSession(value) {
+  return Number.isInteger(value) && value > 0 ? value : null;
+}
+
+self.addEventListener('push', (event) => {
+  let msg = {};
+  try { msg = event.data?.json() ?? {}; } catch { msg = { title: event.data?.text() }; }
+  const session = pushedSession(msg.session);
+  const title = typeof msg.title === 'string' && msg.title ? msg.title.slice(0, 200) : 'wharf';
+  const body = typeof msg.body === 'string' ? msg.body.slice(0, 1000) : '';
+  event.waitUntil(self.registration.showNotification(title, {
+    body,
+    tag: session ? `wharf-session-${session}` : 'wharf',
+    renotify: true,
+    icon: '/static/icon-192.png',
+    data: { session, url: session ? `/#session=${session}` : '/' },
+  }));
+});
+
+// A tap: an open wharf page is focused and told which session to show (web_push.js
+// listens); with none open, a new window opens on the session's address.
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const session = pushedSession(event.notification.data?.session);
+  event.waitUntil((async () => {
+    const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    const page = windows.find((client) => {
+      const url = new URL(client.url);
+      return url.origin === self.location.origin && (url.pathname === '/' || url.pathname === '/index.html');
+    });
+    if (page) {
+      await page.focus().catch(() => {});
+      if (session) page.postMessage({ type: 'open-session', session });
+      return;
+    }
+    await self.clients.openWindow(session ? `/#session=${session}` : '/');
   })());
 });

@@ -103,6 +103,7 @@ export function createTerminalView(container) {
   function refit() {
     if (fixed) {
       scaleToContainer();
+      requestAnimationFrame(scaleToContainer); // a new font: the screen is resized on the next frame
       return;
     }
     const before = `${term.cols}x${term.rows}`;
@@ -111,16 +112,55 @@ export function createTerminalView(container) {
   }
   refit();
 
+  // Watching a screen larger than the container: 'fit' scales it down to show all of it;
+  // 'pan' keeps the chosen font size, and the container scrolls over the screen
+  // (touch_scroll.js pans it with a finger; watch_view.js offers the choice).
+  let watchFit = 'fit';
   function scaleToContainer() {
     const screen = term.element?.querySelector('.xterm-screen');
     if (!screen) return;
     const style = getComputedStyle(container);
     const width = container.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     const height = container.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
-    const scale = fixed && screen.offsetWidth > 0 && screen.offsetHeight > 0
+    const panning = Boolean(fixed) && watchFit === 'pan';
+    const scale = fixed && !panning && screen.offsetWidth > 0 && screen.offsetHeight > 0
       ? Math.min(1, width / screen.offsetWidth, height / screen.offsetHeight) : 1;
     term.element.style.transform = scale < 1 ? `scale(${scale})` : '';
+    // Panning: the terminal's box is as wide as its screen, so the container can scroll.
+    const wasPanning = container.classList.contains('pan');
+    container.classList.toggle('pan', panning);
+    term.element.style.width = panning ? `${screen.offsetWidth}px` : '';
+    if (!panning) { container.scrollLeft = 0; container.scrollTop = 0; }
+    else if (!wasPanning) { revealPending = true; revealCursor(true); }
   }
+
+  // Panning starts where the cursor is (an agent's input box, a shell's prompt), once the
+  // screen has been written (the snapshot follows the size), and follows the cursor down
+  // as output comes while it is in view; panned away from it, the view stays put.
+  let revealPending = false;
+  let following = true;
+  function cursorBand() {
+    const screen = term.element?.querySelector('.xterm-screen');
+    if (!screen || !term.rows) return null;
+    const cell = screen.offsetHeight / term.rows;
+    const top = term.buffer.active.cursorY * cell;
+    return { cell, top, visible: top >= container.scrollTop && top + cell <= container.scrollTop + container.clientHeight };
+  }
+  function revealCursor(left) {
+    const band = cursorBand();
+    if (!band) return;
+    if (!band.visible) container.scrollTop = Math.max(0, band.top - container.clientHeight + 3 * band.cell);
+    if (left) container.scrollLeft = 0;
+  }
+  term.onWriteParsed(() => {
+    if (!container.classList.contains('pan')) return;
+    if (revealPending || following) revealCursor(revealPending);
+    revealPending = false;
+    following = cursorBand()?.visible ?? true;
+  });
+  container.addEventListener('scroll', () => {
+    if (container.classList.contains('pan')) following = cursorBand()?.visible ?? true;
+  }, { passive: true });
 
   // The container follows the window (and, later, layout changes such as a side pane),
   // so observing it covers every reason to refit. One fit per frame is enough.
@@ -155,6 +195,14 @@ export function createTerminalView(container) {
       const dims = fit.proposeDimensions();
       return dims && dims.cols > 0 && dims.rows > 0 ? dims : { cols: term.cols, rows: term.rows };
     },
+    // Whether the terminal shows another window's size (watching), not its own.
+    watching: () => fixed !== null,
+    // 'fit' or 'pan': how a watched screen larger than the container is shown.
+    setWatchFit(mode) {
+      watchFit = mode === 'pan' ? 'pan' : 'fit';
+      scaleToContainer();
+    },
+    watchFit: () => watchFit,
     // Driving: the terminal takes the container's size from now on.
     fitToContainer() {
       fixed = null;
@@ -164,6 +212,7 @@ export function createTerminalView(container) {
     },
     // Watching: the terminal keeps exactly this size, whatever the container does.
     showSize(cols, rows) {
+      revealPending = true; // a new screen (an attach's snapshot follows) or a new size
       fixed = { cols, rows };
       container.classList.add('fixed-size');
       if (term.cols !== cols || term.rows !== rows) term.resize(cols, rows);

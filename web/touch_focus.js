@@ -4,7 +4,10 @@
 // device the terminal takes the focus only when asked for on purpose (the toolbar's
 // keyboard key, key_toolbar.js): taps on the terminal and the page's own calls to focus
 // it (after a tab switch, a dialog, a reconnect) leave the keyboard down. `?focus=1`
-// restores tap-to-focus; `?focus=0` turns it off on a desktop too.
+// restores tap-to-focus; `?focus=0` turns it off on a desktop too. The operator's default
+// for touch devices is config.toml's `[page] focus` (served as `page.focus` in
+// /api/status, which settings.js fetches): it applies once it arrives, unless the URL
+// says `?focus=`; it leaves a desktop alone.
 //
 // Invariants: a desktop (fine pointer, no ?focus) is untouched. Once the keyboard is up
 // (raised on purpose) the page's focus calls keep it up; a blur of the textarea (the
@@ -12,11 +15,13 @@
 // (xterm.js focuses its textarea on a press, through more than one path) is dropped
 // rather than intercepted, so scrolling and selecting stay xterm.js's own.
 
-// Whether a tap on the terminal may focus it: `?focus=0|1` wins, else not on touch.
-export function focusOnTapWanted(search = location.search, touch = false) {
+// Whether a tap on the terminal may focus it: `?focus=0|1` wins, then the operator's
+// default on a touch device (`operator`: true, false or undefined), else not on touch.
+export function focusOnTapWanted(search = location.search, touch = false, operator = undefined) {
   const forced = new URLSearchParams(search).get('focus');
   if (forced === '1' || forced === 'on') return true;
   if (forced === '0' || forced === 'off') return false;
+  if (touch && typeof operator === 'boolean') return operator;
   return !touch;
 }
 
@@ -36,6 +41,12 @@ export function installTouchFocus(view, container, { raiseOnTap }) {
 
   return {
     raisesOnTap: () => raiseOnTap,
+    // The rule changed (the operator's default arrived): from the next tap on.
+    setRaiseOnTap(on) {
+      raiseOnTap = on;
+      if (!on) allowed = document.activeElement === term.textarea && allowed;
+      drop();
+    },
     // The one deliberate request for the keyboard.
     raise() {
       allowed = true;

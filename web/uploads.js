@@ -2,16 +2,17 @@
 // bytes as the body and the page's key in X-Wharf-Key (docs/protocol.md). Resolves with
 // the server's answer ({ok, path, name, bytes, type}); rejects with an Error whose
 // message a person can read.
+import { keyHeaders } from './credentials.js';
+
 export async function uploadFile(file, key) {
   const name = file.name || 'pasted-image';
   let res;
   try {
     res = await fetch(`/api/upload?name=${encodeURIComponent(name)}`, {
       method: 'POST',
-      headers: { 'X-Wharf-Key': key ?? '', 'Content-Type': file.type || 'application/octet-stream' },
+      headers: keyHeaders(key, { 'Content-Type': file.type || 'application/octet-stream' }),
       body: file,
       cache: 'no-store',
-      credentials: 'omit',
     });
   } catch {
     throw new Error(`${name}: the upload did not reach wharf`);

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <string_view>
 
+#include "app/agent_hooks.hpp"
 #include "app/key_file.hpp"
 #include "core/shell_quote.hpp"
 
@@ -69,7 +70,8 @@ core::Result<std::string> prepare_agent_settings(const fs::path& state_dir,
   boost::json::object settings{{"statusLine",
                                 {{"type", "command"},
                                  {"command", core::shell_quote(wharf_binary) + " status-line"},
-                                 {"padding", 0}}}};
+                                 {"padding", 0}}},
+                               {"hooks", claude_hooks(wharf_binary)}};
   fs::path file = state_dir / "claude-settings.json";
   if (auto written = write_private_file(file, boost::json::serialize(settings) + "\n"); !written)
     return written.error();

@@ -31,7 +31,8 @@ core::Result<ContextNote> prepare_context_note(const std::optional<std::string>&
 // Claude Code's extra settings for a session wharf starts (`claude --settings FILE`,
 // merged over the user's own, whose files wharf never touches): a statusLine that runs
 // `<wharf_binary> status-line`, which hands Claude's numbers to the session's status
-// strip (cli/commands/status_line.cpp). Written owner-only into the state directory;
+// strip (cli/commands/status_line.cpp), and the Notification and Stop hooks that run
+// `wharf notify` (app/agent_hooks.hpp). Written owner-only into the state directory;
 // the answer is its path.
 core::Result<std::string> prepare_agent_settings(const std::filesystem::path& state_dir,
                                                  const std::string& wharf_binary);

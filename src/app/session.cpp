@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "core/notification_policy.hpp"
 #include "core/utf8.hpp"
 #include "host/session_host.hpp"
 
@@ -132,8 +133,12 @@ void Session::on_output(std::string_view bytes) {
   follow_shell_marks(*chunk);
   activity_changed(activity_.on_output(last_output_));
   for_each_observer([&](SessionObserver& o) { o.on_output(chunk); });
+  std::uint64_t bells = screen_->bells();
   screen_->feed(*chunk);
   (void)screen_->take_replies();  // the host's screen has answered them
+  if (screen_->bells() != bells && on_activity_ &&
+      core::bell_calls_for_person(last_output_, last_input_))
+    on_activity_(id_, ActivityEvent::kBell);
 }
 
 void Session::follow_shell_marks(std::string_view chunk) {
@@ -246,6 +251,7 @@ bool Session::write_input(std::string_view bytes) {
   input_in_flight_ += bytes.size();
   bytes_in_ += bytes.size();
   last_activity_ = std::chrono::steady_clock::now();
+  last_input_ = last_activity_;
   activity_.on_input(last_activity_);
   link_->send(core::host::FrameType::kInput, bytes);
   return true;

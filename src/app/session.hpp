@@ -110,7 +110,9 @@ class Session : public std::enable_shared_from_this<Session> {
 
   // What the session is doing, for the tab's light (core/activity.hpp). The listener
   // hears every change and, once per unseen finish, that it is time to chime.
-  enum class ActivityEvent { kChanged, kChime };
+  // kBell: the program rang the terminal bell, not in answer to a key
+  // (core/notification_policy.hpp, bell_calls_for_person).
+  enum class ActivityEvent { kChanged, kChime, kBell };
   void set_activity_listener(std::function<void(core::SessionId, ActivityEvent)> listener) {
     on_activity_ = std::move(listener);
   }
@@ -201,6 +203,7 @@ class Session : public std::enable_shared_from_this<Session> {
   mutable OutputChunk status_message_;  // null: changed since it was built
   bool command_in_flight_ = false;
   core::ActivityTracker activity_;
+  std::optional<std::chrono::steady_clock::time_point> last_input_;
   asio::steady_timer activity_timer_;
   bool activity_timer_armed_ = false;
   core::StatusThrottle status_throttle_{core::kStatusInterval};

@@ -58,7 +58,9 @@ core::Result<LaunchDecision> decide_launch(const LaunchDefaults& defaults,
                                                    .resume = resume,
                                                    .context_file = defaults.context_file,
                                                    .context_text = defaults.context_text,
-                                                   .settings_file = defaults.agent_settings});
+                                                   .settings_file = defaults.agent_settings,
+                                                   .wharf_binary = defaults.wharf_binary,
+                                                   .opencode_plugin = defaults.opencode_plugin});
   if (!plan) return plan.error();
   return LaunchDecision{.entry = &entry,
                         .cwd = std::move(cwd.value()),
@@ -77,8 +79,18 @@ SpawnPlan plan_spawn(const LaunchDefaults& defaults, const StartRequest& request
   out.shell_integration = core::plan_shell_integration(
       *decision.entry, defaults.shell_integration,
       core::layer_environment(defaults.base_env, user_layers), decision.plan, wharf_env);
-  const core::EnvList* layers[] = {&defaults.machine_env, &decision.repo_env, &request.env,
-                                   &wharf_env};
+  // What the launch needs (opencode's plugin), unless a layer of the person's sets it.
+  core::EnvList launch_env;
+  for (const core::EnvVar& var : decision.plan.env) {
+    bool taken = false;
+    for (const std::string& inherited : defaults.base_env)
+      taken = taken || inherited.starts_with(var.name + "=");
+    for (const core::EnvList* layer : user_layers)
+      for (const core::EnvVar& mine : *layer) taken = taken || mine.name == var.name;
+    if (!taken) launch_env.push_back(var);
+  }
+  const core::EnvList* layers[] = {&launch_env, &defaults.machine_env, &decision.repo_env,
+                                   &request.env, &wharf_env};
   out.spec = pty::SpawnSpec{
       .program = decision.plan.program,
       .argv = decision.plan.argv,

@@ -41,6 +41,9 @@ struct LaunchDefaults {
   std::string context_text;       // its text, for agents that take the text itself
   std::string agent_settings;     // wharf's settings file for agents that take one
                                   // (app/context_note.hpp); empty: none
+  std::string wharf_binary;       // this wharf, for the agents' notify hooks
+                                  // (app/agent_hooks.hpp); empty: no hooks
+  std::string opencode_plugin;    // wharf's opencode plugin file; empty: none
   std::string state_dir;          // given to sessions as WHARF_STATE_DIR; empty: not set
   std::string shell_integration;  // where the shell integration files are; empty: off
   bool shared_shell = false;      // keep a shell for programs that name no session

@@ -442,14 +442,29 @@ core::Status SessionService::seen(core::WindowId window, core::SessionId id) {
 core::Status SessionService::mark_activity(core::SessionId id, core::Activity activity) {
   auto it = sessions_.find(id);
   if (it == sessions_.end()) return no_session(id);
+  marking_ = true;
   it->second->mark_activity(activity);
+  marking_ = false;
+  // Every word counts, even one that repeats the light: the debounce decides.
+  notify_person(id,
+                activity == core::Activity::kWaiting ? core::NotifyKind::kWaiting
+                                                     : core::NotifyKind::kFinished,
+                NotifySource::kSaid);
   return core::ok_status();
 }
 
 void SessionService::on_activity(core::SessionId id, Session::ActivityEvent event) {
   if (event == Session::ActivityEvent::kChanged) {
-    if (auto session = find(id)) remember_activity(*session);
+    auto session = find(id);
+    if (session) remember_activity(*session);
     announce_list();
+    // Finished by the quiet after work (core/activity.hpp); a mark is told by mark_activity.
+    if (session && !marking_ && session->activity() == core::Activity::kFinished)
+      notify_person(id, core::NotifyKind::kFinished, NotifySource::kQuiet);
+    return;
+  }
+  if (event == Session::ActivityEvent::kBell) {
+    notify_person(id, core::NotifyKind::kWaiting, NotifySource::kBell);
     return;
   }
   windows_.chime(id);
@@ -529,6 +544,7 @@ std::size_t SessionService::attached_count() const {
 void SessionService::on_session_finished(core::SessionId id, const core::ExitStatus& status) {
   auto it = sessions_.find(id);
   if (it == sessions_.end()) return;
+  if (notifier_ != nullptr) notifier_->forget(id);
   std::shared_ptr<Session> session = it->second;
   std::optional<core::SessionId> next = registry_.neighbour(id);
   bool requested = ended_by_request_.erase(id) > 0;

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "app/notifier.hpp"
 #include "app/pane_store.hpp"
 #include "app/saved_defaults.hpp"
 #include "app/session.hpp"
@@ -39,6 +40,8 @@ class MetadataStore;
 }
 
 namespace wharf::app {
+
+class DeviceService;
 
 inline constexpr std::chrono::milliseconds kDefaultDriverGrace{10000};
 
@@ -130,8 +133,15 @@ class SessionService {
   core::Status take(core::WindowId window, core::SessionId session);
   // A person at `window` looked at the session: its finished/waiting light goes out.
   core::Status seen(core::WindowId window, core::SessionId session);
-  // `wharf notify waiting|finished`.
+  // `wharf notify waiting|finished`; also a notification that leaves the page.
   core::Status mark_activity(core::SessionId session, core::Activity activity);
+  // Notifications that leave the page (app/notifier.hpp, session_service_notify.cpp):
+  // the notifier hears each session that waits or finished; null: none is sent.
+  void set_notifier(Notifier* notifier) { notifier_ = notifier; }
+  // The `looking` message: whether the window's page is visible and focused.
+  void set_looking(core::WindowId window, bool looking) { windows_.set_looking(window, looking); }
+  // Whether a window attached to the session is looking at it now.
+  bool looked_at(core::SessionId session) const;
   // The web pane (app/pane_store.hpp, session_service_pane.cpp): each change is told to
   // the windows attached to the session, which load the page by its token.
   core::Result<core::PaneSummary> publish_pane(core::SessionId session, std::string_view html,
@@ -186,6 +196,11 @@ class SessionService {
   void stop_windows();
   // Tells every window its key is spent (they close their connections).
   void key_rotated() { windows_.tell_key_rotated(); }
+  // The paired devices (app/device_service.hpp), for the device operations; null: none.
+  void set_devices(DeviceService* devices) { devices_ = devices; }
+  DeviceService* devices() const { return devices_; }
+  // A device was revoked: the windows it opened close at once.
+  void device_revoked(std::int64_t device) { windows_.tell_device_revoked(device); }
   // Ends every session; `done` runs once all have finished, or when `limit` passes.
   void end_all(std::chrono::milliseconds limit, std::function<void()> done);
   // Lets go of every session without ending it: their hosts run on for the next daemon.
@@ -215,6 +230,10 @@ class SessionService {
   void remember_activity(Session& session);
   void notify_if_all_finished();
   void on_activity(core::SessionId id, Session::ActivityEvent event);
+  // Tells the notifier (if any) that the session calls for its person.
+  void notify_person(core::SessionId id, core::NotifyKind kind, NotifySource source);
+  Notifier* notifier_ = nullptr;
+  bool marking_ = false;  // inside mark_activity: its change is told as the session's word
   // Tells every window the list changed. Coalesced: many changes in one turn of the
   // event loop (a burst of attaches) reach each window as one message, built once;
   // otherwise N windows attaching would cost N x N lists.
@@ -237,6 +256,7 @@ class SessionService {
   core::SessionRegistry registry_;
   std::map<core::SessionId, std::shared_ptr<Session>> sessions_;
   WindowSet windows_;
+  DeviceService* devices_ = nullptr;
   // Records what a session left running when it ended (see caller_of_process).
   void remember_left_behind(core::SessionId id, pid_t host_pid);
   std::map<std::pair<pid_t, unsigned long long>, core::SessionId> adopted_;  // (pid, start)

@@ -17,6 +17,8 @@ struct StatePaths {
 
   std::filesystem::path key_file() const { return state_dir / "key"; }
   std::filesystem::path url_file() const { return runtime_dir / "url"; }
+  // The SHA-256 of the certificate an HTTPS daemon serves, for `wharf attach` to pin.
+  std::filesystem::path fingerprint_file() const { return runtime_dir / "tls-fingerprint"; }
   std::filesystem::path socket_file() const { return runtime_dir / "wharf.sock"; }
   std::filesystem::path database_file() const { return state_dir / "wharf.db"; }
   // Final screens of ended sessions (app/final_screens.hpp).

@@ -10,6 +10,15 @@ core::WindowId WindowSet::add(std::weak_ptr<WindowListener> listener) {
 
 void WindowSet::remove(core::WindowId window) {
   windows_.erase(window);
+  looking_.erase(window);
+}
+
+void WindowSet::set_looking(core::WindowId window, bool looking) {
+  if (looking && windows_.contains(window)) {
+    looking_.insert(window);
+  } else {
+    looking_.erase(window);
+  }
 }
 
 void WindowSet::tell_sessions(const OutputChunk& list) const {
@@ -40,6 +49,12 @@ void WindowSet::tell_key_rotated() const {
   auto windows = windows_;
   for (auto& [id, weak] : windows)
     if (auto listener = weak.lock()) listener->on_key_rotated();
+}
+
+void WindowSet::tell_device_revoked(std::int64_t device) const {
+  auto windows = windows_;
+  for (auto& [id, weak] : windows)
+    if (auto listener = weak.lock()) listener->on_device_revoked(device);
 }
 
 void WindowSet::tell_pane(core::SessionId session) const {

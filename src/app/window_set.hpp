@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "app/session.hpp"
 #include "core/session_registry.hpp"
@@ -32,6 +33,8 @@ class WindowListener {
   // The key this window opened with is no longer valid (`wharf key rotate`): it is told
   // and closed; it comes back only with the new link.
   virtual void on_key_rotated() = 0;
+  // Device `device` was revoked (app/device_service.hpp): a window it opened closes.
+  virtual void on_device_revoked(std::int64_t /*device*/) {}
   // The session's web pane changed (published or cleared); a window showing it asks
   // SessionService::pane_message for the news. Windows with no pane ignore it.
   virtual void on_pane_changed(core::SessionId /*session*/) {}
@@ -43,6 +46,11 @@ class WindowSet {
   void remove(core::WindowId window);
   // A person used this window (typed, attached, looked): it is the one that chimes.
   void mark_used(core::WindowId window) { last_used_ = window; }
+  // The window's page is visible and focused, with a person there (the `looking`
+  // message): no notification leaves the page for the session it shows. A window that
+  // never says so (`wharf attach`) never counts as looking.
+  void set_looking(core::WindowId window, bool looking);
+  bool looking(core::WindowId window) const { return looking_.contains(window); }
 
   void tell_sessions(const OutputChunk& list) const;
   // The window that lost the session and the one that gained it, each its own news.
@@ -50,6 +58,7 @@ class WindowSet {
   void tell_stop_announced(bool sessions_kept) const;
   void tell_stopping() const;
   void tell_key_rotated() const;
+  void tell_device_revoked(std::int64_t device) const;
   void tell_pane(core::SessionId session) const;
   // One chime for all the windows of this daemon: the one used last, else any.
   void chime(core::SessionId session) const;
@@ -58,6 +67,7 @@ class WindowSet {
   std::map<core::WindowId, std::weak_ptr<WindowListener>> windows_;
   core::WindowId next_ = 1;
   core::WindowId last_used_ = 0;
+  std::set<core::WindowId> looking_;
 };
 
 }  // namespace wharf::app

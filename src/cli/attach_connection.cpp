@@ -4,7 +4,10 @@
 #include "cli/attach_connection.hpp"
 
 #include <fmt/format.h>
+#include <openssl/evp.h>
+#include <openssl/x509.h>
 
+#include <array>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -37,11 +40,21 @@ core::Result<DaemonAddress> read_daemon_address(const std::string& state_dir) {
     return core::Error{fmt::format("{} does not hold a wharf address", paths.url_file().string())};
   const boost::urls::url_view& url = parsed.value();
   auto key = url.encoded_params().find("k");
-  if (url.scheme() != "http" || !url.has_port() || key == url.encoded_params().end() ||
+  bool tls = url.scheme() == "https";
+  if ((url.scheme() != "http" && !tls) || !url.has_port() || key == url.encoded_params().end() ||
       !(*key).has_value)
     return core::Error{
         fmt::format("{} does not hold a wharf address ({})", paths.url_file().string(), line)};
+  std::string fingerprint;
+  if (tls) {
+    std::ifstream pinned(paths.fingerprint_file());
+    if (!pinned || !std::getline(pinned, fingerprint) || fingerprint.empty())
+      return core::Error{fmt::format("the daemon serves https but {} is missing; restart it",
+                                     paths.fingerprint_file().string())};
+  }
   return DaemonAddress{
+      .tls = tls,
+      .fingerprint = fingerprint,
       .url = line,
       .host = url.host_address(),
       .port = std::string(url.port()),
@@ -52,7 +65,7 @@ core::Result<DaemonAddress> read_daemon_address(const std::string& state_dir) {
 
 AttachConnection::AttachConnection(asio::io_context& io, DaemonAddress target,
                                    ConnectionListener& listener)
-    : target_(std::move(target)), listener_(listener), ws_(io) {}
+    : target_(std::move(target)), listener_(listener), ws_(tcp::socket(io)) {}
 
 asio::awaitable<void> AttachConnection::run(core::TerminalSize size) {
   using asio::as_tuple;
@@ -66,7 +79,7 @@ asio::awaitable<void> AttachConnection::run(core::TerminalSize size) {
     co_return;
   }
   auto [connect_ec, endpoint] =
-      co_await beast::get_lowest_layer(ws_).async_connect(endpoints, as_tuple(use_awaitable));
+      co_await ws_.next_layer().tcp().async_connect(endpoints, as_tuple(use_awaitable));
   if (connect_ec) {
     listener_.on_connect_failed(
         timed_out_ ? fmt::format("the daemon at {} did not answer", target_.url)
@@ -76,7 +89,13 @@ asio::awaitable<void> AttachConnection::run(core::TerminalSize size) {
     co_return;
   }
   // The stream's own timer must be off once the WebSocket handles timeouts.
-  beast::get_lowest_layer(ws_).expires_never();
+  if (target_.tls) {
+    if (auto failed = co_await start_tls()) {
+      listener_.on_connect_failed(std::move(*failed));
+      co_return;
+    }
+  }
+  ws_.next_layer().expires_never();
   ws_.set_option(websocket::stream_base::timeout{
       .handshake_timeout = std::chrono::seconds(5),
       .idle_timeout = websocket::stream_base::none(),
@@ -84,7 +103,8 @@ asio::awaitable<void> AttachConnection::run(core::TerminalSize size) {
   });
   // The daemon accepts WebSocket handshakes from its own page's origin only.
   ws_.set_option(websocket::stream_base::decorator(
-      [origin = "http://" + target_.host_header](websocket::request_type& req) {
+      [origin = (target_.tls ? "https://" : "http://") +
+                target_.host_header](websocket::request_type& req) {
         req.set(http::field::origin, origin);
         req.set(http::field::user_agent, "wharf attach");
       }));
@@ -132,9 +152,38 @@ asio::awaitable<void> AttachConnection::run(core::TerminalSize size) {
   }
 }
 
+asio::awaitable<std::optional<std::string>> AttachConnection::start_tls() {
+  // The certificate is pinned, not checked against names or roots: the daemon's own
+  // address may be one no certificate names (127.0.0.1 behind a real certificate).
+  tls_context_.set_verify_mode(asio::ssl::verify_peer);
+  auto& tls = ws_.next_layer().start_tls(tls_context_);
+  tls.set_verify_callback([this](bool, asio::ssl::verify_context& ctx) {
+    X509* cert = X509_STORE_CTX_get_current_cert(ctx.native_handle());
+    if (X509_STORE_CTX_get_error_depth(ctx.native_handle()) != 0) return true;
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+    unsigned int size = 0;
+    if (cert == nullptr || X509_digest(cert, EVP_sha256(), digest.data(), &size) != 1) return false;
+    std::string hex;
+    for (unsigned int i = 0; i < size; ++i)
+      hex += fmt::format("{}{:02X}", i > 0 ? ":" : "", digest[i]);
+    pin_matched_ = hex == target_.fingerprint;
+    return pin_matched_;
+  });
+  auto [ec] = co_await tls.async_handshake(asio::ssl::stream_base::client,
+                                           asio::as_tuple(asio::use_awaitable));
+  if (!ec) co_return std::nullopt;
+  if (timed_out_) co_return fmt::format("the daemon at {} did not answer", target_.url);
+  co_return pin_matched_
+      ? fmt::format("TLS with the daemon at {} failed: {}", target_.url, ec.message())
+      : fmt::format(
+            "the daemon at {} serves another certificate than the one it "
+            "wrote in its runtime folder; restart it",
+            target_.url);
+}
+
 void AttachConnection::time_out() {
   timed_out_ = true;
-  beast::get_lowest_layer(ws_).cancel();
+  ws_.next_layer().tcp().cancel();
 }
 
 void AttachConnection::send(Frame frame) {

@@ -13,19 +13,25 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/beast/websocket/stream.hpp>
 #include <deque>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "core/result.hpp"
 #include "core/terminal_size.hpp"
+#include "server/server_stream.hpp"
 
 namespace wharf::cli {
 
-// Where the daemon listens, from its URL file (http://HOST:PORT/?k=KEY).
+// Where the daemon listens, from its URL file (http(s)://HOST:PORT/?k=KEY).
 struct DaemonAddress {
+  // https: the daemon serves TLS, and the connection accepts exactly the certificate
+  // whose SHA-256 the daemon wrote beside its URL file ("AB:CD:...").
+  bool tls = false;
+  std::string fingerprint;
   std::string url;
   std::string host;  // for the resolver: IPv6 without brackets
   std::string port;
@@ -80,14 +86,19 @@ class AttachConnection {
     bool close = false;
   };
 
+  // Shakes hands with an HTTPS daemon; nullopt, or the line to print.
+  boost::asio::awaitable<std::optional<std::string>> start_tls();
   void send(Frame frame);
   void drop_pending();
   void write_more();
 
   DaemonAddress target_;
   ConnectionListener& listener_;
-  boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
+  // TLS only to an HTTPS daemon (the stream is the server's: plain or TLS over TCP).
+  boost::asio::ssl::context tls_context_{boost::asio::ssl::context::tls_client};
+  boost::beast::websocket::stream<server::ServerStream> ws_;
   bool timed_out_ = false;
+  bool pin_matched_ = false;  // the daemon's certificate was the pinned one
   std::deque<Frame> queue_;
   bool open_ = false;
   bool writing_ = false;

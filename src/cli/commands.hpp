@@ -30,6 +30,8 @@ extern const Command kHistoryCommand;
 extern const Command kKillCommand;
 extern const Command kRestartCommand;
 extern const Command kKeyCommand;
+extern const Command kPairCommand;
+extern const Command kDevicesCommand;
 extern const Command kLsCommand;
 extern const Command kMcpCommand;
 extern const Command kNewCommand;
@@ -45,6 +47,7 @@ extern const Command kSendTextCommand;
 extern const Command kServeCommand;
 extern const Command kServiceCommand;
 extern const Command kStatusLineCommand;
+extern const Command kSandboxRunCommand;
 extern const Command kWaitCommand;
 
 std::span<const Command> all_commands();

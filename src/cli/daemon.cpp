@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "app/agent_hooks.hpp"
 #include "app/config_file.hpp"
 #include "app/context_note.hpp"
 #include "app/conversation_probe.hpp"
@@ -27,7 +28,11 @@
 #include "app/shell_files.hpp"
 #include "app/state_paths.hpp"
 #include "app/upload_store.hpp"
+#include "app/web_push_channel.hpp"
+#include "cli/daemon_devices.hpp"
+#include "cli/daemon_notifications.hpp"
 #include "cli/daemon_takeover.hpp"
+#include "cli/daemon_tls.hpp"
 #include "cli/listen_addresses.hpp"
 #include "cli/log_format.hpp"
 #include "cli/system_service.hpp"
@@ -38,6 +43,7 @@
 #include "host/host_launch.hpp"
 #include "pty/account.hpp"
 #include "pty/session_cgroup.hpp"
+#include "server/api_endpoints.hpp"
 #include "server/control_listener.hpp"
 #include "server/listener.hpp"
 #include "server/openapi.hpp"
@@ -227,6 +233,17 @@ int run_daemon(const DaemonOptions& options) {
                 " (`wharf open` prints its address)");
   }
 
+  // HTTPS or not, decided before anything listens: a certificate that cannot be used
+  // stops the start (cli/daemon_tls.hpp).
+  std::vector<std::string> reached_at;
+  for (std::string host : url_hosts(address, interface_addresses())) {
+    if (host.starts_with('[')) host = host.substr(1, host.size() - 2);
+    reached_at.push_back(host);
+  }
+  auto tls = prepare_tls(options, file, paths.state_dir, reached_at, address.is_unspecified());
+  if (!tls) return fail(tls.error().message);
+  const std::string scheme = tls.value().context ? "https://" : "http://";
+
   fs::path hosts_dir = paths.runtime_dir / "hosts";
   if (auto made = app::ensure_private_dir(hosts_dir); !made) return fail(made.error().message);
   FoundHosts hosts = find_hosts(hosts_dir);
@@ -295,6 +312,25 @@ int run_daemon(const DaemonOptions& options) {
   }
   bool shared_shell = options.shared_shell.value_or(file.shared_shell.value_or(false));
 
+  // Notifications that leave the page (app/notifier.hpp): before the sessions, which
+  // tell it who waits or finished, so that it outlives them.
+  // Web Push (app/web_push_channel.hpp): the VAPID key, made once, and the browsers that
+  // subscribed; the page reaches it through /api/push. Made before the notifier it joins,
+  // so that it outlives it (and the sessions).
+  app::WebPushChannel web_push(
+      paths.state_dir,
+      file.notifications.vapid_subject.value_or(app::default_vapid_subject(file.public_url)),
+      io.get_executor());
+  auto notifier = make_notifier(file, io.get_executor(), session_path);
+  if (!notifier) return fail(notifier.error().message);
+  notifier.value()->add_channel(web_push);
+  std::string opencode_plugin;
+  if (!exe_ec) {
+    auto plugin = app::prepare_opencode_plugin(paths.state_dir, self_binary.string());
+    if (!plugin) return fail(plugin.error().message);
+    opencode_plugin = plugin.value();
+  }
+
   app::SessionService sessions(
       io,
       app::LaunchDefaults{
@@ -307,6 +343,8 @@ int run_daemon(const DaemonOptions& options) {
           .context_file = note.value().path,
           .context_text = note.value().text,
           .agent_settings = agent_settings,
+          .wharf_binary = exe_ec ? std::string() : self_binary.string(),
+          .opencode_plugin = opencode_plugin,
           .state_dir = options.state_dir.value_or(""),
           .shell_integration = integration_dir,
           .shared_shell = shared_shell,
@@ -330,6 +368,7 @@ int run_daemon(const DaemonOptions& options) {
   if (auto chosen = choose_defaults(sessions, options, file, paths.defaults_file(), restarted);
       !chosen)
     return fail(chosen.error().message);
+  sessions.set_notifier(notifier.value().get());
   sessions.reserve_ids_below(hosts.first_free_id);
   if (!hosts.live.empty()) {
     spdlog::info("taking over {} session(s) an earlier wharf left running", hosts.live.size());
@@ -352,7 +391,8 @@ int run_daemon(const DaemonOptions& options) {
   upload_sweep.expires_after(std::chrono::hours(24 * 7));
   upload_sweep.async_wait(sweep_weekly);
 
-  server::ServiceLaunchApi launch_api(sessions, server::page_defaults_json(file.page));
+  server::ServiceLaunchApi launch_api(sessions, server::page_defaults_json(file.page),
+                                      notifications_summary(*notifier.value()));
   server::ServerContext context{
       .key = key.value(),
       .listen = {.ip = address.to_string(), .port = port},
@@ -373,9 +413,21 @@ int run_daemon(const DaemonOptions& options) {
   bool keep_sessions = options.keep_sessions.value_or(file.keep_sessions.value_or(false));
   context.keep_sessions = keep_sessions;
   context.api_description = &server::openapi_document();
+  context.push = server::push_hooks(web_push);
   context.pane_document = [&sessions](std::uint64_t session, std::string_view token) {
     return sessions.pane_document(session, token);
   };
+  // TLS and the names a proxy reaches wharf by, for the Host and Origin rules.
+  context.reach = {.tls = tls.value().context != nullptr,
+                   .public_url = file.public_url.value_or(""),
+                   .allowed_hosts = file.allowed_hosts};
+  context.tls_context = tls.value().context.get();
+  context.tls_fingerprint = tls.value().fingerprint;
+  // Paired devices: the cookie, the `?k=` trade, /pair/CODE (cli/daemon_devices.hpp).
+  auto devices = open_devices(paths.state_dir, context, sessions);
+  if (!devices) return fail(devices.error().message);
+  context.secure_cookies = file.public_url.value_or("").starts_with("https://");
+  if (context.reach.tls) context.secure_cookies = true;
   auto listener = server::Listener::open(io, {address, port}, context);
   if (!listener) return fail(listener.error().message);
   context.listen.port = listener.value()->port();
@@ -385,17 +437,28 @@ int run_daemon(const DaemonOptions& options) {
         "listening on {}: wharf is reachable from beyond this machine; anyone who "
         "can reach this port and holds the key controls your sessions",
         address.to_string());
+    if (!context.reach.tls)
+      spdlog::warn(
+          "and over plain HTTP: the key crosses the network unencrypted; on a network you do "
+          "not trust use --tls self-signed, a proxy or a tailnet (docs/remote.md)");
   }
 
   auto url_with_key = [&](const std::string& with) {
-    return "http://" + url_host(address) + ":" + std::to_string(context.listen.port) +
-           "/?k=" + with;
+    return scheme + url_host(address) + ":" + std::to_string(context.listen.port) + "/?k=" + with;
   };
   std::string url = url_with_key(context.key);
   if (auto written = app::write_private_file(paths.key_file(), context.key + "\n"); !written)
     return fail(written.error().message);
   if (auto written = app::write_private_file(paths.url_file(), url + "\n"); !written)
     return fail(written.error().message);
+  // `wharf attach` pins the certificate by it (cli/attach_connection.hpp).
+  fs::remove(paths.fingerprint_file(), fs_ec);
+  if (tls.value().context) {
+    if (auto written =
+            app::write_private_file(paths.fingerprint_file(), tls.value().fingerprint + "\n");
+        !written)
+      return fail(written.error().message);
+  }
 
   auto control = server::ControlListener::open(io, paths.socket_file(), sessions);
   if (!control) return fail(control.error().message);
@@ -411,9 +474,12 @@ int run_daemon(const DaemonOptions& options) {
   // first: the first line is the one scripts read and the one the URL file holds.
   std::vector<std::string> urls;
   for (const std::string& host : url_hosts(address, interface_addresses()))
-    urls.push_back("http://" + host + ":" + std::to_string(context.listen.port) +
+    urls.push_back(scheme + host + ":" + std::to_string(context.listen.port) +
                    "/?k=" + context.key);
   if (urls.empty()) urls.push_back(url);
+  devices.value()->set_base_url(pairing_base_url(file.public_url, urls));
+  // `wharf pair` shows the certificate's fingerprint when wharf serves https itself.
+  devices.value()->set_fingerprint([&context] { return context.tls_fingerprint; });
   for (const std::string& each : urls) {
     if (is_journal_stream(1)) {
       std::printf("%s (`wharf open` prints it with the key)\n",
@@ -423,6 +489,13 @@ int run_daemon(const DaemonOptions& options) {
     }
   }
   std::fflush(stdout);
+  if (tls.value().context) {
+    // What a person compares on the phone before trusting the certificate (docs/remote.md).
+    spdlog::info("serving HTTPS with {}{} certificate {}; SHA-256 fingerprint {}",
+                 tls.value().created ? "a new " : "the ",
+                 tls.value().self_signed ? "self-signed" : "given", tls.value().cert.string(),
+                 tls.value().fingerprint);
+  }
   // Which build wrote a log is the first thing a bug report needs.
   spdlog::info("wharf serving {} on {}:{} (version {}, pid {}, state in {})", workspace.string(),
                address.to_string(), context.listen.port, core::kVersion, getpid(),
@@ -524,6 +597,7 @@ int run_daemon(const DaemonOptions& options) {
 
   io.run();
   fs::remove(paths.url_file(), fs_ec);
+  fs::remove(paths.fingerprint_file(), fs_ec);
   if (auto ended = store.value().end_run(run.value().run_id, app::now_ms()); !ended)
     spdlog::warn("store: {}", ended.error().message);
   if (restarting) return fail(restart_in_place(context.listen.port, context.key).message);

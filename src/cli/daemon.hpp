@@ -26,6 +26,11 @@ struct DaemonOptions {
   std::optional<unsigned> window_timeout_seconds;  // default 300
   std::optional<bool> shared_shell;                // default false
   std::optional<bool> keep_sessions;               // default false: a stop ends them
+  // HTTPS (docs/remote.md): a certificate and key of the operator's, or tls
+  // "self-signed" (made and kept in STATE_DIR/tls) or "off". Default: plain HTTP.
+  std::optional<std::string> tls_cert;
+  std::optional<std::string> tls_key;
+  std::optional<std::string> tls;
 };
 
 // Returns the process exit code.

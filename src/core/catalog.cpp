@@ -1,6 +1,7 @@
 #include "core/catalog.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 #include "core/shown_text.hpp"
@@ -20,6 +21,7 @@ struct BuiltinAgent {
   bool resume_drops_prompt = false;
   std::string_view context_setting = {};
   std::string_view settings_flag = {};
+  std::string_view notify_hook = {};
 };
 
 const std::vector<BuiltinAgent>& builtin_agents() {
@@ -44,8 +46,20 @@ const std::vector<BuiltinAgent>& builtin_agents() {
        "codex",
        "",
        false,
-       "developer_instructions"},
-      {"opencode", {}, PromptStyle::kFlag, "--prompt", {"--continue"}, "opencode", "", true},
+       "developer_instructions",
+       {},
+       "codex"},
+      {"opencode",
+       {},
+       PromptStyle::kFlag,
+       "--prompt",
+       {"--continue"},
+       "opencode",
+       "",
+       true,
+       {},
+       {},
+       "opencode"},
       {"gemini", {}, PromptStyle::kFlag, "--prompt-interactive", {}, "", ""},
       {"cline", {}, PromptStyle::kArgument, "", {}, "", ""},
   };
@@ -144,7 +158,8 @@ Result<Catalog> Catalog::build(const Config& config, const ProgramFinder& find_p
                                             .context_flag = std::string(agent.context_flag),
                                             .resume_drops_prompt = agent.resume_drops_prompt,
                                             .context_setting = std::string(agent.context_setting),
-                                            .settings_flag = std::string(agent.settings_flag)});
+                                            .settings_flag = std::string(agent.settings_flag),
+                                            .notify_hook = std::string(agent.notify_hook)});
   }
 
   for (const EntryConfig& agent : config.agents) {
@@ -262,6 +277,29 @@ Result<LaunchPlan> plan_launch(const CatalogEntry& entry, const LaunchOptions& o
   if (!options.settings_file.empty() && !entry.settings_flag.empty()) {
     plan.argv.push_back(entry.settings_flag);
     plan.argv.push_back(options.settings_file);
+  }
+  // The agents' own word that they wait or finished (`wharf notify`, docs/agents.md).
+  if (!options.wharf_binary.empty() && entry.notify_hook == "codex") {
+    // Codex runs this argv with the event's JSON added as the last argument.
+    plan.argv.push_back("-c");
+    plan.argv.push_back("notify=[" + toml_string(options.wharf_binary) +
+                        ", \"notify\", \"finished\", \"--from-codex\"]");
+  }
+  if (!options.opencode_plugin.empty() && entry.notify_hook == "opencode") {
+    // Merged over the user's own config (plugins add up); their files stay untouched.
+    std::string url = "file://";
+    for (char c : options.opencode_plugin) {
+      auto u = static_cast<unsigned char>(c);
+      if (std::isalnum(u) != 0 || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
+        url += c;
+      } else {
+        char escaped[4];
+        std::snprintf(escaped, sizeof escaped, "%%%02X", u);
+        url += escaped;
+      }
+    }
+    plan.env.push_back(
+        EnvVar{"OPENCODE_CONFIG_CONTENT", "{\"plugin\":[" + toml_string(url) + "]}"});
   }
   bool keeps_prompt = options.prompt.empty() || !entry.resume_drops_prompt;
   if (options.resume && !entry.resume_args.empty() && keeps_prompt) {

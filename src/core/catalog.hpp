@@ -48,9 +48,13 @@ struct CatalogEntry {
                                          // the note's text, for agents with no file flag
   std::string settings_flag;             // takes wharf's extra settings file (Claude's
                                          // --settings: its status line)
-  bool interactive = true;               // actions: may run as a session
-  bool enabled = true;                   // turned off in the config
-  bool keep_screen = true;               // its last screen is kept when a session ends
+  // How the agent tells wharf it waits or finished, beyond what its settings file says
+  // (docs/agents.md): "codex" (`-c notify=[...]`, its turn-complete program), "opencode"
+  // (a plugin, given in OPENCODE_CONFIG_CONTENT); empty: nothing more.
+  std::string notify_hook;
+  bool interactive = true;  // actions: may run as a session
+  bool enabled = true;      // turned off in the config
+  bool keep_screen = true;  // its last screen is kept when a session ends
   bool builtin = true;
 
   bool installed() const { return !program.empty(); }
@@ -84,16 +88,21 @@ class Catalog {
 };
 
 struct LaunchOptions {
-  std::string prompt;         // empty: none
-  bool resume = false;        // the caller decided this session resumes
-  std::string context_file;   // empty: no note
-  std::string context_text;   // the note's text, for agents that take it as a setting
-  std::string settings_file;  // wharf's extra settings, for agents with a settings_flag
+  std::string prompt;           // empty: none
+  bool resume = false;          // the caller decided this session resumes
+  std::string context_file;     // empty: no note
+  std::string context_text;     // the note's text, for agents that take it as a setting
+  std::string settings_file;    // wharf's extra settings, for agents with a settings_flag
+  std::string wharf_binary;     // this wharf, for the agents' notify hooks; empty: no hooks
+  std::string opencode_plugin;  // wharf's opencode plugin file; empty: none
 };
 
 struct LaunchPlan {
   std::string program;
   std::vector<std::string> argv;
+  // Variables the launch itself needs (opencode's plugin); a name any of the session's
+  // own layers sets is left to them.
+  EnvList env;
   bool resumed = false;
   bool context = false;
 };

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/env_spec.hpp"
+#include "core/notification_policy.hpp"
 #include "core/result.hpp"
 
 namespace wharf::core {
@@ -56,8 +57,26 @@ struct PageDefaults {
   std::optional<std::string> renderer;  // webgl, dom
   std::optional<bool> search_key;       // Ctrl+F searches the terminal
   std::optional<bool> shift_enter_newline;
+  // Whether a tap on the terminal raises the soft keyboard on a touch device (default:
+  // no; the toolbar's keyboard key does). The page's `?focus=0|1` wins over it.
+  std::optional<bool> focus;
   // Seconds after which an ended session's tab closes by itself; 0: never (the default).
   std::optional<unsigned> ended_auto_close;
+};
+
+// [notifications]: notifications that leave the page (app/notifier.hpp). Every channel is
+// off until configured; the rules (debounce, quiet hours) apply to all of them.
+struct NotificationsConfig {
+  std::optional<unsigned> debounce_seconds;         // 0..86400; default 60
+  std::optional<QuietHours> quiet_hours;            // local "HH:MM-HH:MM"
+  bool include_screen = false;                      // the last screen lines in the message
+  std::optional<std::string> ntfy_url;              // http(s)://host/topic
+  std::optional<std::string> ntfy_token;            // sent as Authorization: Bearer
+  std::vector<std::string> command;                 // argv; the notification's JSON on stdin
+  std::optional<unsigned> command_timeout_seconds;  // 1..600; default 10
+  // Web Push's VAPID `sub` (RFC 8292): "mailto:..." or "https://..." where a push
+  // service may reach the operator. Default: app::default_vapid_subject().
+  std::optional<std::string> vapid_subject;
 };
 
 struct Config {
@@ -77,6 +96,11 @@ struct Config {
   // Further names a request's Host may carry (a proxy's), accepted deliberately; the
   // Origin check follows the Host.
   std::vector<std::string> allowed_hosts;
+  // HTTPS on wharf's own port (docs/remote.md): a certificate and key in PEM files, or
+  // tls = "self-signed" (one wharf makes and keeps in the state dir), or "off".
+  std::optional<std::string> tls_cert;
+  std::optional<std::string> tls_key;
+  std::optional<std::string> tls;
   // Whether Ctrl-C / SIGTERM leaves the sessions running for the next daemon.
   std::optional<bool> keep_sessions;
   // [sessions]
@@ -96,6 +120,8 @@ struct Config {
   std::optional<std::size_t> pane_max_bytes;  // the largest page a session may publish
   // [page]
   PageDefaults page;
+  // [notifications]
+  NotificationsConfig notifications;
   // [env]: the machine layer
   EnvList env;
   // [agents.NAME], [actions.NAME]

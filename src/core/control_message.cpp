@@ -171,6 +171,11 @@ ClientMessage parse_client_message(std::string_view text) {
     auto session = f.session_id("session", false);
     return checked(f, SeenRequest{session});
   }
+  if (type == "looking") {
+    const json::value* given = obj->if_contains("looking");
+    if (given == nullptr || !given->is_bool()) return field_error(type, "looking", "true or false");
+    return LookingRequest{given->get_bool()};
+  }
   if (type == "pane_feedback") {
     auto session = f.session_id("session", true);
     std::string page = f.text("page");

@@ -63,6 +63,12 @@ struct SeenRequest {
   std::optional<SessionId> session;
 };
 
+// Whether the window's page is visible and focused with a person there: no notification
+// leaves the page for the session such a window shows (app/notifier.hpp).
+struct LookingRequest {
+  bool looking = false;
+};
+
 // An ended session the page still shows as a tab (docs/protocol.md, "Ended sessions"):
 // `ended_screen` asks for its last screen, `dismiss` closes its tab in every window.
 struct EndedScreenRequest {
@@ -91,8 +97,8 @@ struct ProtocolError {
 using ClientMessage =
     std::variant<AttachRequest, DetachRequest, NewRequest, EndRequest, RenameRequest,
                  ReorderRequest, TakeRequest, ResizeRequest, AckRequest, PingRequest, PasteRequest,
-                 SeenRequest, PaneFeedbackRequest, EndedScreenRequest, DismissRequest,
-                 ProtocolError>;
+                 SeenRequest, LookingRequest, PaneFeedbackRequest, EndedScreenRequest,
+                 DismissRequest, ProtocolError>;
 
 ClientMessage parse_client_message(std::string_view text);
 

@@ -29,8 +29,9 @@ struct Caller {
     kSession,    // a process inside a wharf session
   };
   Kind kind;
-  SessionId session = 0;  // kSession: which one; 0: a program wharf started whose
-                          // session is not known (it may use no session but the shared one)
+  SessionId session = 0;    // kSession: which one; 0: a program wharf started whose
+                            // session is not known (it may use no session but the shared one)
+  std::int64_t device = 0;  // kKeyHolder: the paired device whose cookie came along; 0: none
 };
 
 // For messages: "the browser", "your terminal", "session 3".

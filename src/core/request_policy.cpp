@@ -93,14 +93,44 @@ bool is_wildcard_ip(std::string_view ip) {
                      [](unsigned char b) { return b == 0; });
 }
 
-HostVerdict judge_host(std::string_view host_header, const ListenAddress& listen) {
+namespace {
+
+// The host of `public_url` ("https://box.example:8443" -> "box.example").
+std::optional<HostPort> public_host(const Reach& reach) {
+  std::string_view url = reach.public_url;
+  auto scheme_end = url.find("://");
+  if (scheme_end == std::string_view::npos) return std::nullopt;
+  return parse_host_header(url.substr(scheme_end + 3));
+}
+
+bool names_deliberately(const HostPort& parsed, const Reach& reach) {
+  bool listed = std::any_of(reach.allowed_hosts.begin(), reach.allowed_hosts.end(),
+                            [&](const std::string& name) { return iequals(name, parsed.host); });
+  if (listed) return true;
+  auto public_name = public_host(reach);
+  return public_name && iequals(public_name->host, parsed.host);
+}
+
+}  // namespace
+
+bool deliberately_named(std::string_view host_header, const Reach& reach) {
+  auto parsed = parse_host_header(host_header);
+  return parsed && names_deliberately(*parsed, reach);
+}
+
+HostVerdict judge_host(std::string_view host_header, const ListenAddress& listen,
+                       const Reach& reach) {
   auto parsed = parse_host_header(host_header);
   if (!parsed) return HostVerdict::kForbidden;
+  // A name the operator listed reaches wharf through something in front of it (a proxy,
+  // a tailnet), whose port wharf cannot know.
+  if (names_deliberately(*parsed, reach)) return HostVerdict::kAllowed;
   bool localhost = iequals(parsed->host, "localhost");
   auto host_ip = parse_ip(parsed->host);
   if (!localhost && !host_ip) return HostVerdict::kForbidden;  // a name could be rebound to us
-  // Browsers omit the port only for the scheme's default; wharf never assumes one.
-  std::uint16_t port = parsed->port.value_or(80);
+  // Browsers omit the port only for the scheme's default; wharf never listens there by
+  // itself, but an operator may have told it to.
+  std::uint16_t port = parsed->port.value_or(reach.tls ? 443 : 80);
   if (port != listen.port) return HostVerdict::kMisdirected;
   if (localhost) return HostVerdict::kAllowed;
   bool ours = false;
@@ -113,16 +143,23 @@ HostVerdict judge_host(std::string_view host_header, const ListenAddress& listen
   return ours ? HostVerdict::kAllowed : HostVerdict::kMisdirected;
 }
 
-bool host_allowed(std::string_view host_header, const ListenAddress& listen) {
-  return judge_host(host_header, listen) == HostVerdict::kAllowed;
+bool host_allowed(std::string_view host_header, const ListenAddress& listen, const Reach& reach) {
+  return judge_host(host_header, listen, reach) == HostVerdict::kAllowed;
 }
 
-bool origin_allowed(std::string_view origin_header, std::string_view host_header) {
-  constexpr std::string_view kScheme = "http://";
-  if (host_header.empty() || origin_header.size() != kScheme.size() + host_header.size())
-    return false;
-  return iequals(origin_header.substr(0, kScheme.size()), kScheme) &&
-         iequals(origin_header.substr(kScheme.size()), host_header);
+bool origin_allowed(std::string_view origin_header, std::string_view host_header,
+                    const Reach& reach) {
+  if (host_header.empty()) return false;
+  auto is_scheme_and_host = [&](std::string_view scheme) {
+    return origin_header.size() == scheme.size() + host_header.size() &&
+           iequals(origin_header.substr(0, scheme.size()), scheme) &&
+           iequals(origin_header.substr(scheme.size()), host_header);
+  };
+  if (is_scheme_and_host(reach.tls ? "https://" : "http://")) return true;
+  // Behind a proxy the page's origin is the public address, whatever Host the proxy sends.
+  if (!reach.public_url.empty() && iequals(origin_header, reach.public_url)) return true;
+  // A proxy in front of a plain-HTTP wharf ends TLS for a name the operator listed.
+  return deliberately_named(host_header, reach) && is_scheme_and_host("https://");
 }
 
 namespace {
@@ -189,6 +226,15 @@ std::string loggable_target(std::string_view target, std::string_view key) {
       continue;
     }
     out.push_back(c);
+  }
+
+  // A pairing link's code is a credential until it is used: `/pair/CODE` keeps its path.
+  for (std::size_t at = 0; (at = out.find("/pair/", at)) != std::string::npos;) {
+    std::size_t start = at + 6;
+    std::size_t end = out.find_first_of("?&;#/", start);
+    if (end == std::string::npos) end = out.size();
+    if (end > start) out.replace(start, end - start, kRedacted);
+    at = start;
   }
 
   // The key itself, wherever it stands (a path segment, a parameter of another name).

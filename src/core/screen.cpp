@@ -210,7 +210,8 @@ void Screen::execute(char32_t code) {
   end_text();
   join_width_ = 0;
   switch (code) {
-    case 0x07:  // BEL: nothing on the screen
+    case 0x07:  // BEL: nothing on the screen; counted for the notifier
+      ++bells_;
       break;
     case 0x0A:
     case 0x0B:

@@ -133,6 +133,9 @@ class Screen final : private VtHandler {
   TerminalSize size() const { return size_; }
   CursorState cursor() const;
   const std::string& title() const { return title_; }
+  // BEL controls executed so far (not the BEL that ends an OSC string): the notifier
+  // hears a program with no hooks ring for its person (app/notifier.hpp).
+  std::uint64_t bells() const { return bells_; }
   const std::string& cwd() const { return cwd_; }  // OSC 7, as the program sent it
   bool alternate_screen() const { return alt_ != nullptr && active_ == &alt_->grid; }
   const InputModes& modes() const { return modes_; }
@@ -273,6 +276,7 @@ class Screen final : private VtHandler {
   bool cursor_blink_ = false;
   CursorShape cursor_shape_ = CursorShape::kDefault;
   std::string title_;
+  std::uint64_t bells_ = 0;
   std::string icon_;
   std::string cwd_;
   std::string replies_;

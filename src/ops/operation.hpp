@@ -86,5 +86,8 @@ extern const Operation kNotify;
 extern const Operation kPaneShow;
 extern const Operation kPaneClear;
 extern const Operation kListEntries;
+extern const Operation kPairDevice;
+extern const Operation kListDevices;
+extern const Operation kRevokeDevice;
 
 }  // namespace wharf::ops

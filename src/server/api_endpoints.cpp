@@ -6,7 +6,9 @@
 #include <boost/json/serialize.hpp>
 
 #include "app/upload_store.hpp"
+#include "app/web_push_channel.hpp"
 #include "ops/operation.hpp"
+#include "server/device_routes.hpp"
 
 namespace wharf::server {
 namespace asio = boost::asio;
@@ -16,7 +18,10 @@ asio::awaitable<Response> run_api_operation(const OperationCall& call, const Req
   if (context.sessions == nullptr)
     co_return operation_response(core::Error{"not ready", "internal"}, request);
   // Whoever holds the key may use every session (core/ownership.hpp).
-  ops::Context caller{*context.sessions, core::Caller{.kind = core::Caller::Kind::kKeyHolder}};
+  // The device whose cookie came along is this browser ("current" in list_devices).
+  ops::Context caller{*context.sessions,
+                      core::Caller{.kind = core::Caller::Kind::kKeyHolder,
+                                   .device = cookie_device(request, context).value_or(0)}};
   auto answer = co_await ops::run_operation(call.name, caller, call.args);
   Response response = operation_response(answer, request);
   // A session made by POST /api/v1/sessions is a created resource: 201, and where it is.
@@ -62,6 +67,23 @@ Response stop_daemon(const Request& request, ServerContext& context,
   spdlog::info("stop requested over HTTP: ending {} session(s)", names.size());
   asio::post(executor, context.request_stop);
   return operation_response(boost::json::object{{"sessions", std::move(names)}}, request);
+}
+
+PushHooks push_hooks(app::WebPushChannel& channel) {
+  return PushHooks{
+      .status =
+          [&channel] {
+            return boost::json::object{{"enabled", channel.enabled()},
+                                       {"public_key", channel.public_key()},
+                                       {"subscriptions", channel.subscription_count()}};
+          },
+      .subscribe =
+          [&channel](const boost::json::value& subscription) {
+            return channel.subscribe(subscription);
+          },
+      .unsubscribe =
+          [&channel](std::string_view endpoint) { return channel.unsubscribe(endpoint); },
+  };
 }
 
 }  // namespace wharf::server

@@ -10,7 +10,14 @@
 #include "server/router.hpp"
 #include "server/server_context.hpp"
 
+namespace wharf::app {
+class WebPushChannel;
+}
+
 namespace wharf::server {
+
+// /api/push...: the router's hooks (server/push_hooks.hpp) wired to the daemon's channel.
+PushHooks push_hooks(app::WebPushChannel& channel);
 
 // /api/v1/...: runs the operation the router read from the request, as the key holder.
 boost::asio::awaitable<Response> run_api_operation(const OperationCall& call,

@@ -45,7 +45,7 @@ http::status status_for_operation_error(std::string_view code) {
       code == "bad_directory" || code == "bad_key" || code == "bad_request")
     return http::status::bad_request;
   if (code == "no_session" || code == "unknown_entry" || code == "unknown_operation" ||
-      code == "no_shared_shell")
+      code == "no_device" || code == "no_shared_shell")
     return http::status::not_found;
   if (code == "not_permitted") return http::status::forbidden;
   if (code == "busy" || code == "input_refused" || code == "no_shell_integration")
@@ -75,6 +75,9 @@ std::span<const ApiRouteSpec> api_v1_routes() {
       ApiRouteSpec{verb::post, "sessions/{session}/pane", "pane_show", A::kBody},
       ApiRouteSpec{verb::delete_, "sessions/{session}/pane", "pane_clear", A::kNone},
       ApiRouteSpec{verb::post, "run", "run_command", A::kBody},
+      ApiRouteSpec{verb::get, "devices", "list_devices", A::kNone},
+      ApiRouteSpec{verb::post, "devices/pair", "pair_device", A::kBody},
+      ApiRouteSpec{verb::post, "devices/revoke", "revoke_device", A::kBody},
       ApiRouteSpec{verb::get, "openapi.json", "", A::kNone},
       ApiRouteSpec{verb::get, "health", "", A::kNone},
   };

@@ -18,6 +18,9 @@
 //   POST   sessions/ID/run   {command, timeout_ms?, interrupt?} run_command in ID
 //   POST   sessions/ID/notify {state}  notify
 //   POST   run               {command, session?, ...}  run_command (default: the shared shell)
+//   GET    devices                     list_devices (paired browsers)
+//   POST   devices/pair      {name?}   pair_device: a one-time pairing link and its QR code
+//   POST   devices/revoke    {device}  revoke_device
 //   GET    openapi.json                the OpenAPI 3.1 document (served by the router)
 //   GET    health                      liveness, without the key (served by the router)
 #pragma once

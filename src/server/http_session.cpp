@@ -17,6 +17,7 @@
 #include "server/api_endpoints.hpp"
 #include "server/mcp_endpoint.hpp"
 #include "server/router.hpp"
+#include "server/tls_handshake.hpp"
 #include "server/websocket_session.hpp"
 
 namespace wharf::server {
@@ -95,6 +96,9 @@ void HttpSession::start() {
 
 asio::awaitable<void> HttpSession::run() {
   beast::flat_buffer buffer;
+  // On a TLS port every connection shakes hands first (or is told to use https://).
+  if (context_.tls_context != nullptr && !co_await open_tls(stream_, buffer, context_, peer_))
+    co_return;
   for (bool first = true;; first = false) {
     http::request_parser<http::string_body> parser;
     parser.header_limit(kHeaderLimit);
@@ -149,8 +153,9 @@ asio::awaitable<void> HttpSession::run() {
     if (auto* upgrade = std::get_if<UpgradeToWebSocket>(&decision)) {
       spdlog::debug("websocket upgrade {}", core::loggable_target(request.target(), context_.key));
       stream_.expires_never();  // the WebSocket sets its own timeouts
-      std::make_shared<WebSocketSession>(stream_.release_socket(), context_)
-          ->start(std::move(request), upgrade->size);
+      auto window = std::make_shared<WebSocketSession>(std::move(stream_), context_);
+      window->set_device(upgrade->device);
+      window->start(std::move(request), upgrade->size);
       co_return;
     }
 

@@ -12,6 +12,7 @@
 #include "server/connection_slot.hpp"
 #include "server/router.hpp"
 #include "server/server_context.hpp"
+#include "server/server_stream.hpp"
 
 namespace wharf::server {
 
@@ -29,7 +30,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   // a bounded time and amount) so that closing does not reset the refusal away.
   boost::asio::awaitable<void> drain();
 
-  boost::beast::tcp_stream stream_;
+  ServerStream stream_;  // plain TCP, or TLS after open_tls (tls_handshake.hpp)
   ServerContext& context_;
   ConnectionSlot slot_;
   std::string peer_;  // "ADDRESS:PORT", for the log lines of refusals

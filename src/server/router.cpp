@@ -11,6 +11,8 @@
 #include "core/pane.hpp"
 #include "core/version.hpp"
 #include "server/api_routes.hpp"
+#include "server/device_routes.hpp"
+#include "server/push_routes.hpp"
 
 namespace wharf::server {
 namespace {
@@ -85,6 +87,7 @@ Response key_refused(const Request& req, KeyCheck check) {
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:36em;margin:4em auto;padding:0 1em;color:#ddd;background:#15171c}code{background:#2a2d35;padding:.1em .3em;border-radius:3px}</style>
 </head><body>
 <h1>This link has no valid key</h1>
+<p>This browser is not paired with wharf either (or its pairing was revoked).</p>
 <p>wharf only opens for links that carry its current key, and it mints a new key each
 time it starts, so an old bookmark stops working after a restart.</p>
 <p>On the machine running wharf, run <code>wharf open</code> to print the current link,
@@ -101,7 +104,7 @@ add it to the address as <code>?k=KEY</code>.</p>
 Response host_refused(const Request& req, core::HostVerdict verdict) {
   constexpr std::string_view kWhy =
       "wharf answers only requests addressed to the address and port it listens on (or "
-      "localhost with that port)";
+      "localhost with that port, or a name in [server] allowed_hosts or public_url)";
   http::status status = verdict == core::HostVerdict::kMisdirected
                             ? http::status::misdirected_request
                             : http::status::forbidden;
@@ -175,8 +178,10 @@ std::optional<std::string_view> bearer_token(std::string_view value) {
 
 // The key may come as X-Wharf-Key, as Authorization: Bearer (what MCP clients send) or,
 // for links, as ?k=. A header form, when present, decides, and every header form sent
-// must hold the key; each comparison takes constant time.
-KeyCheck check_key(const Request& req, const Target& target, const ServerContext& ctx) {
+// must hold the key; each comparison takes constant time. With no key in any form, a paired
+// device's cookie counts as the key (server/device_routes.hpp); `device` learns which.
+KeyCheck check_key(const Request& req, const Target& target, const ServerContext& ctx,
+                   std::int64_t* device = nullptr) {
   bool sent = false;
   bool good = true;
   if (auto header = req.find(kKeyHeader); header != req.end()) {
@@ -194,7 +199,12 @@ KeyCheck check_key(const Request& req, const Target& target, const ServerContext
     sent = true;
     good = target.key_count == 1 && core::keys_match(ctx.key, *target.key);
   }
-  if (!sent) return KeyCheck::kMissing;
+  if (!sent) {
+    auto paired = cookie_device(req, ctx);
+    if (!paired) return KeyCheck::kMissing;
+    if (device != nullptr) *device = *paired;
+    return KeyCheck::kGood;
+  }
   return good ? KeyCheck::kGood : KeyCheck::kWrong;
 }
 
@@ -252,10 +262,11 @@ Response serve_static(const Request& req, std::string_view name, const ServerCon
 
 // A request that changes something either carries no Origin (a program, not a page) or
 // carries exactly wharf's own.
-bool origin_acceptable(const Request& req, std::string_view host) {
+bool origin_acceptable(const Request& req, std::string_view host, const ServerContext& ctx) {
   auto origin = req.find(http::field::origin);
   if (origin == req.end()) return true;
-  return req.count(http::field::origin) == 1 && core::origin_allowed(origin->value(), host);
+  return req.count(http::field::origin) == 1 &&
+         core::origin_allowed(origin->value(), host, ctx.reach);
 }
 
 bool content_is_json(const Request& req) {
@@ -327,7 +338,7 @@ RouteDecision route_request(const Request& req, const ServerContext& ctx) {
   // Exactly one Host (RFC 9112 3.2): with two, a proxy and wharf might each read another.
   auto host = req.find(http::field::host);
   if (req.count(http::field::host) != 1) return host_refused(req, core::HostVerdict::kForbidden);
-  if (auto verdict = core::judge_host(host->value(), ctx.listen);
+  if (auto verdict = core::judge_host(host->value(), ctx.listen, ctx.reach);
       verdict != core::HostVerdict::kAllowed)
     return host_refused(req, verdict);
 
@@ -352,17 +363,28 @@ RouteDecision route_request(const Request& req, const ServerContext& ctx) {
 
   if (path == "/" || path == "/index.html") {
     if (!is_read(req)) return method_not_allowed(req, "GET, HEAD");
-    if (auto check = check_key(req, *target, ctx); check != KeyCheck::kGood)
-      return key_refused(req, check);
+    auto check = check_key(req, *target, ctx);
+    // A key in the address is traded for a device cookie and taken out of the address.
+    if (target->key_count > 0)
+      if (auto traded = trade_page_key(req, check == KeyCheck::kGood, ctx)) return *traded;
+    if (check != KeyCheck::kGood) return key_refused(req, check);
     return serve_page(req, ctx);
   }
 
+  // A one-time pairing link (`wharf pair`): the code is the whole permission.
+  constexpr std::string_view kPair = "/pair/";
+  if (path.starts_with(kPair)) {
+    if (target->key_count > 0) return not_found(req);
+    return serve_pair(req, std::string_view(path).substr(kPair.size()), ctx);
+  }
+
   if (path == "/ws") {
-    if (auto check = check_key(req, *target, ctx); check != KeyCheck::kGood)
+    std::int64_t device = 0;
+    if (auto check = check_key(req, *target, ctx, &device); check != KeyCheck::kGood)
       return key_refused(req, check);
     auto origin = req.find(http::field::origin);
     if (req.count(http::field::origin) != 1 ||
-        !core::origin_allowed(origin->value(), host->value())) {
+        !core::origin_allowed(origin->value(), host->value(), ctx.reach)) {
       return make_response(http::status::forbidden, "text/plain; charset=utf-8",
                            "WebSocket connections are accepted only from wharf's own page.\n", req);
     }
@@ -371,7 +393,7 @@ RouteDecision route_request(const Request& req, const ServerContext& ctx) {
                            "this address takes WebSocket connections\n", req);
     }
     return UpgradeToWebSocket{
-        core::clamp_size(target->cols.value_or(80), target->rows.value_or(24))};
+        core::clamp_size(target->cols.value_or(80), target->rows.value_or(24)), device};
   }
 
   if (path.starts_with("/api/")) {
@@ -394,7 +416,7 @@ RouteDecision route_request(const Request& req, const ServerContext& ctx) {
       return json_response(http::status::ok, ctx.launch->directories(), req);
     }
     // A state change from a browser must come from wharf's own page.
-    if (!is_read(req) && !origin_acceptable(req, host->value()))
+    if (!is_read(req) && !origin_acceptable(req, host->value(), ctx))
       return json_error(http::status::forbidden, "bad_origin",
                         "requests that change wharf are accepted only from its own page", req);
     if (path == "/api/upload") {
@@ -405,6 +427,7 @@ RouteDecision route_request(const Request& req, const ServerContext& ctx) {
       if (req.method() != http::verb::post) return method_not_allowed(req, "POST");
       return StopDaemon{};
     }
+    if (path == "/api/push" || path.starts_with("/api/push/")) return serve_push(req, path, ctx);
     if (path == "/api/agent" || path == "/api/cwd") {
       if (req.method() != http::verb::post) return method_not_allowed(req, "POST");
       return serve_setting(req, ctx, path == "/api/agent" ? "agent" : "cwd");
@@ -432,7 +455,7 @@ RouteDecision route_request(const Request& req, const ServerContext& ctx) {
     // one is sent, must be wharf's own (DNS rebinding is already stopped by the Host rule).
     if (auto check = check_key(req, *target, ctx); check != KeyCheck::kGood)
       return key_refused(req, check);
-    if (!origin_acceptable(req, host->value()))
+    if (!origin_acceptable(req, host->value(), ctx))
       return json_error(http::status::forbidden, "bad_origin",
                         "MCP requests are accepted only from this machine's clients", req);
     if (req.method() != http::verb::post) return method_not_allowed(req, "POST");
@@ -455,6 +478,11 @@ Response operation_response(const core::Result<boost::json::object>& answer, con
   boost::json::object body = answer.value();
   body["ok"] = true;
   return json_response(http::status::ok, body, req);
+}
+
+Response plain_reply(http::status status, std::string_view content_type, std::string body,
+                     const Request& req) {
+  return make_response(status, content_type, std::move(body), req);
 }
 
 Response json_reply(http::status status, std::string body, const Request& req) {

@@ -3,13 +3,16 @@
 // so every refusal is unit-tested and the whole function can be fuzzed.
 //
 // Routes:   /static/<file>   page modules, stylesheet, icon, vendored xterm (no key)
-//           /                the page (key as ?k=)
+//           /                the page (key as ?k=, traded for a device cookie; or the cookie)
+//           /pair/CODE       a one-time pairing link: a device cookie, then the page
 //           /ws              WebSocket upgrade (key as ?k=, Origin must be our own)
 //           /api/status      GET: JSON (key in X-Wharf-Key, Authorization: Bearer or ?k=)
 //           /api/v1/health   GET: {"ok": true, "version"}, no key (a liveness probe)
 //           /api/dirs        GET: the default directory and suggestions inside the workspace
 //           /api/agent       POST {"agent": NAME}: what new sessions start (Origin, if sent,
 //           /api/cwd         POST {"cwd": DIR}: where they start         must be our own)
+//           /api/push        GET: the VAPID key; /api/push/subscriptions POST, DELETE: a
+//                            browser's Web Push subscription (server/push_routes.hpp)
 //           /api/v1/...      the operations of src/ops for programs (api_routes.hpp, docs/api.md)
 //           /mcp             POST: MCP's Streamable HTTP (key in X-Wharf-Key, Origin checked)
 //           /api/stop        POST: stop the daemon (the page's power button)
@@ -37,6 +40,7 @@ using Response = http::response<http::string_body>;
 
 struct UpgradeToWebSocket {
   core::TerminalSize size;  // what the window asked for (clamped), used if a session starts
+  std::int64_t device = 0;  // the paired device whose cookie opened it; 0: the key did
 };
 
 // An /api/v1 request, checked and read: the connection runs the operation (src/ops).
@@ -71,6 +75,9 @@ bool holds_key(const Request& request, const ServerContext& context);
 // An operation's answer: 200 with its JSON, or the error's status (api_routes.hpp).
 Response operation_response(const core::Result<boost::json::object>& answer, const Request& req);
 Response json_reply(http::status status, std::string body, const Request& req);
+// Any body with wharf's common headers (no referrer, no framing, no-store).
+Response plain_reply(http::status status, std::string_view content_type, std::string body,
+                     const Request& req);
 // A refusal in the JSON shape above.
 Response error_reply(http::status status, std::string_view code, std::string_view message,
                      const Request& req);

@@ -10,8 +10,14 @@
 #include <string>
 
 #include "core/request_policy.hpp"
+#include "server/device_hooks.hpp"
 #include "server/launch_api.hpp"
+#include "server/push_hooks.hpp"
 #include "server/static_assets.hpp"
+
+namespace boost::asio::ssl {
+class context;
+}  // namespace boost::asio::ssl
 
 namespace wharf::app {
 class SessionService;
@@ -37,6 +43,13 @@ inline constexpr std::chrono::seconds kDefaultWindowTimeout{300};
 struct ServerContext {
   std::string key;
   core::ListenAddress listen;
+  // TLS, the public URL and the names a proxy reaches wharf by (docs/remote.md).
+  // reach.tls: wharf itself speaks HTTPS on its port (cookies get Secure).
+  core::Reach reach;
+  // Set exactly when reach.tls: every connection shakes hands with it (tls_handshake.hpp).
+  boost::asio::ssl::context* tls_context = nullptr;
+  // SHA-256 of the certificate served, "AB:CD:..." (what `wharf pair` shows); "" without TLS.
+  std::string tls_fingerprint;
   StaticAssets assets;
   std::function<StatusCounts()> status;
   LaunchApi* launch = nullptr;              // null in router tests that need no API
@@ -53,6 +66,13 @@ struct ServerContext {
   // GET /pane/SESSION/TOKEN: the document of a session's web pane page (app::PaneStore),
   // or null when that token is not the session's page; empty: 404.
   std::function<std::shared_ptr<const std::string>(std::uint64_t, std::string_view)> pane_document;
+  // Paired devices: the cookie check, the `?k=` trade and /pair/CODE (server/device_routes.hpp).
+  DeviceHooks devices;
+  // Web Push: the VAPID key and the browsers' subscriptions (server/push_routes.hpp).
+  PushHooks push;
+  // The device cookie gets Secure: set when the page is served over https (TLS here, or a
+  // public_url with https behind a proxy).
+  bool secure_cookies = false;
 };
 
 }  // namespace wharf::server

@@ -40,7 +40,8 @@ json::object ServiceLaunchApi::status() const {
                       {"workspace", sessions_.workspace()},
                       {"running", std::move(running)},
                       {"catalog", catalog_json(sessions_)},
-                      {"page", page_}};
+                      {"page", page_},
+                      {"notifications", notifications_}};
 }
 
 json::object page_defaults_json(const core::PageDefaults& page) {
@@ -55,6 +56,7 @@ json::object page_defaults_json(const core::PageDefaults& page) {
   if (page.renderer) out["renderer"] = *page.renderer;
   if (page.search_key) out["search_key"] = *page.search_key;
   if (page.shift_enter_newline) out["shift_enter_newline"] = *page.shift_enter_newline;
+  if (page.focus) out["focus"] = *page.focus;
   return out;
 }
 

@@ -18,8 +18,11 @@ class ServiceLaunchApi final : public LaunchApi {
  public:
   // `page`: the operator's defaults for the page's settings (config.toml [page]), served
   // as `page` in /api/status; keys left unset are absent.
-  explicit ServiceLaunchApi(app::SessionService& sessions, boost::json::object page = {})
-      : sessions_(sessions), page_(std::move(page)) {}
+  // `notifications`: what leaves the page (cli/daemon_notifications.hpp), served as
+  // `notifications` in /api/status for the page's settings.
+  explicit ServiceLaunchApi(app::SessionService& sessions, boost::json::object page = {},
+                            boost::json::object notifications = {})
+      : sessions_(sessions), page_(std::move(page)), notifications_(std::move(notifications)) {}
 
   boost::json::object status() const override;
   boost::json::object directories() const override;
@@ -29,6 +32,7 @@ class ServiceLaunchApi final : public LaunchApi {
  private:
   app::SessionService& sessions_;
   boost::json::object page_;
+  boost::json::object notifications_;
 };
 
 // config.toml's [page] as /api/status serves it: only the keys the operator set.

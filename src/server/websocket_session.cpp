@@ -16,8 +16,8 @@ namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 namespace http = beast::http;
 
-WebSocketSession::WebSocketSession(asio::ip::tcp::socket socket, ServerContext& context)
-    : ws_(std::move(socket)), context_(context), slot_(context) {}
+WebSocketSession::WebSocketSession(ServerStream stream, ServerContext& context)
+    : ws_(std::move(stream)), context_(context), slot_(context) {}
 
 WebSocketSession::~WebSocketSession() = default;
 
@@ -171,6 +171,8 @@ void WebSocketSession::handle_text(std::string_view text) {
             return;
           }
           if (auto seen = service().seen(window_, *target); !seen) send_error(seen.error());
+        } else if constexpr (std::is_same_v<T, core::LookingRequest>) {
+          service().set_looking(window_, m.looking);
         } else if constexpr (std::is_same_v<T, core::PaneFeedbackRequest>) {
           // Any window may answer a page it was shown (the form is the person's, not the
           // driver's); the token proves which page, and the caps are the store's.
@@ -314,8 +316,17 @@ void WebSocketSession::on_chime(core::SessionId session) {
 }
 
 void WebSocketSession::on_key_rotated() {
+  // A window a paired device opened never held the key: rotating it leaves it open.
+  if (device_ != 0) return;
   send_text(core::key_rotated_message());
   close_after_queue(static_cast<websocket::close_code>(kCloseKeyRotated), "the key was rotated");
+}
+
+void WebSocketSession::on_device_revoked(std::int64_t device) {
+  if (device_ == 0 || device != device_) return;
+  send_text(R"({"type":"device_revoked"})");
+  close_after_queue(static_cast<websocket::close_code>(kCloseDeviceRevoked),
+                    "this device was revoked");
 }
 
 void WebSocketSession::on_daemon_stopping() {

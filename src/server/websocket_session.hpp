@@ -22,6 +22,7 @@
 #include "core/output_budget.hpp"
 #include "server/connection_slot.hpp"
 #include "server/server_context.hpp"
+#include "server/server_stream.hpp"
 
 namespace wharf::server {
 
@@ -32,16 +33,20 @@ inline constexpr std::size_t kMaxCoalescedFrame = 256 * 1024;
 inline constexpr std::uint16_t kCloseFellBehind = 4001;
 // The key the window opened with was replaced (`wharf key rotate`).
 inline constexpr std::uint16_t kCloseKeyRotated = 4003;
+// The paired device whose cookie opened the window was revoked (`wharf devices revoke`).
+inline constexpr std::uint16_t kCloseDeviceRevoked = 4004;
 
 class WebSocketSession : public app::SessionObserver,
                          public app::WindowListener,
                          public std::enable_shared_from_this<WebSocketSession> {
  public:
-  WebSocketSession(boost::asio::ip::tcp::socket socket, ServerContext& context);
+  WebSocketSession(ServerStream stream, ServerContext& context);
   ~WebSocketSession() override;
 
   void start(boost::beast::http::request<boost::beast::http::string_body> request,
              core::TerminalSize wanted);
+  // The paired device whose cookie opened this window (0: the key did); before start().
+  void set_device(std::int64_t device) { device_ = device; }
 
   // app::SessionObserver
   void on_output(const app::OutputChunk& chunk) override;
@@ -57,6 +62,7 @@ class WebSocketSession : public app::SessionObserver,
   void on_stop_announced(bool sessions_kept) override;
   void on_chime(core::SessionId session) override;
   void on_key_rotated() override;
+  void on_device_revoked(std::int64_t device) override;
   void on_pane_changed(core::SessionId session) override;
 
  private:
@@ -84,10 +90,11 @@ class WebSocketSession : public app::SessionObserver,
   void write_more();
   app::SessionService& service() { return *context_.sessions; }
 
-  boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
+  boost::beast::websocket::stream<ServerStream> ws_;
   ServerContext& context_;
   ConnectionSlot slot_;
   core::WindowId window_ = 0;
+  std::int64_t device_ = 0;
   core::TerminalSize wanted_size_;
   // The page's window token from its last `attach` (empty: none). A secret that proves
   // which browser tab this is across a reload: never logged.

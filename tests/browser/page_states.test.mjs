@@ -83,22 +83,30 @@ test('the curtain says when the daemon is gone, and lifts when it is back', { ti
   assert.match(await page.locator('#curtain').textContent(), /not answering/);
   await screenshot(page, 'curtain-gone.png');
 
-  await restartDaemon(t, daemon); // same key: this URL is good again
+  // The same state: this browser's pairing (its cookie) opens the new run, and the
+  // session the killed daemon left running is back.
+  const again = await restartDaemon(t, daemon, { stateDir: daemon.stateDir });
   await waitFor(async () => (await curtainReason(page)) === null, { timeout: 20000, what: 'the curtain to lift' });
-  await waitFor(() => page.locator('#empty').isVisible(), { what: 'the empty state: no sessions on the new daemon' });
-  await screenshot(page, 'state-empty-after-restart.png');
+  await waitForPrompt(page);
+  await screenshot(page, 'state-back-after-restart.png');
   assert.equal(unexpected(page).length, 0, unexpected(page).join('\n'));
+  // Stopped here, ending the session, before the first daemon's cleanup empties the state.
+  again.child.kill('SIGTERM');
+  await again.exited;
 });
 
-test('a spent key: the curtain says to run wharf open', { timeout: 60000 }, async (t) => {
+test('a daemon that no longer knows this browser: the curtain says how to pair again', { timeout: 60000 }, async (t) => {
   const daemon = await ownDaemon(t);
   const page = await newWindow(t, browser);
   await openAttached(page, daemon);
   await waitForPrompt(page);
   await daemon.stop();
+  // Another state directory and key: neither the address (its key was traded for a
+  // cookie) nor the cookie opens it.
   await restartDaemon(t, daemon, { key: randomBytes(16).toString('hex') });
-  await waitFor(async () => (await curtainReason(page)) === 'key', { timeout: 20000, what: 'the curtain: key spent' });
+  await waitFor(async () => (await curtainReason(page)) === 'device', { timeout: 20000, what: 'the curtain: not paired' });
   const text = await page.locator('#curtain').textContent();
+  assert.match(text, /wharf pair/);
   assert.match(text, /wharf open/);
   assert.equal(await page.getByRole('alertdialog').count(), 1, 'one curtain');
   await screenshot(page, 'curtain-key-spent.png');

@@ -14,8 +14,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -58,8 +57,10 @@ async function ownDaemon(t) {
 
 // A second daemon on the port (and with the key) of one that stopped: what a page sees
 // when its daemon is restarted. Its state dir is new, so it has no sessions.
+// A new daemon on the old one's address and state directory (so the browser's pairing
+// still opens it), stopped at the end of the test.
 async function restartedDaemon(t, old) {
-  const stateDir = mkdtempSync(join(tmpdir(), 'wharf-test-'));
+  const stateDir = old.stateDir;
   const child = spawn(wharfBin, ['serve', '--port', String(old.port), '--state-dir', stateDir], {
     cwd: stateDir,
     env: { ...sanitizerOptions(), PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER, WHARF_KEY: old.key },
@@ -69,7 +70,6 @@ async function restartedDaemon(t, old) {
   t.after(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
-    rmSync(stateDir, { recursive: true, force: true });
   });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
@@ -79,6 +79,7 @@ async function restartedDaemon(t, old) {
     child.once('exit', () => done(true));
   }), { what: 'the restarted daemon to print its URL' });
   if (child.exitCode !== null) throw new Error(`the restarted daemon exited: ${stderr}`);
+  return { child, exited };
 }
 
 // A fresh browser context (its own storage: another person's window), closed at the end,
@@ -378,7 +379,9 @@ test('a dropped daemon shows reconnecting; coming back never starts a session', 
   await openAttached(page, daemon);
   await waitForPrompt(page);
 
-  await daemon.stop(); // ends its sessions too
+  // Stopped (which ends its sessions) but its state kept for the next run.
+  daemon.child.kill('SIGTERM');
+  await daemon.exited;
   const line = page.getByRole('status');
   const curtain = page.locator('#curtain');
   // A daemon that says `stopping` first gets "stopped"; one that just vanishes, "gone".
@@ -388,7 +391,7 @@ test('a dropped daemon shows reconnecting; coming back never starts a session', 
 
   // A new daemon on the same address: the page comes back by itself, finds no session
   // and starts none (only opening the URL may start one).
-  await restartedDaemon(t, daemon);
+  const again = await restartedDaemon(t, daemon);
   const empty = page.locator('#empty');
   await waitFor(() => empty.isVisible(), { timeout: 20000, what: 'the empty state after reconnecting' });
   assert.match(await empty.textContent(), /No sessions are running/);
@@ -403,6 +406,8 @@ test('a dropped daemon shows reconnecting; coming back never starts a session', 
   await waitForLine(page, 'back-42');
   // What the browser logged while the daemon was gone is expected here.
   assert.deepEqual(page.problems.filter((p) => !/WebSocket|ERR_CONNECTION_REFUSED/.test(p)), []);
+  again.child.kill('SIGTERM');
+  await again.exited;
 });
 
 test('wharf restart: the page says wharf is restarting and comes back to the same tabs and screens, with no new key', { timeout: 90000 }, async (t) => {

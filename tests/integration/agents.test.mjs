@@ -5,19 +5,24 @@
 // session of a daemon resumes the conversation recorded for its directory (the real
 // `claude --continue` opens it) and the second one starts fresh, both with the context
 // note; a first Claude Code where nothing was recorded starts fresh and stays up; Codex
-// runs with --no-daemon and leaves no process behind when its session ends. The daemons
+// runs with --no-daemon and leaves no process behind when its session ends; the hooks that
+// tell wharf an agent waits or finished (docs/agents.md): Codex's notify setting and
+// opencode's plugin on their launch, opencode loading a plugin from OPENCODE_CONFIG_CONTENT
+// and running wharf's, and Claude Code's Stop hook from wharf's settings file firing
+// against a local stand-in for the Messages API. The daemons
 // run in parallel (opencode alone takes 10-25 s to start offline). Every wait has a
 // deadline; nothing sleeps.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { waitFor } from '../support/daemon.mjs';
 import { describeProcs, killSession, openWs, sessionMembers } from '../support/ws_client.mjs';
 import { renderWindow } from '../support/window_screen.mjs';
 import {
-  agentDaemon, agentSandbox, isAlive, leader, listSessions, prepareClaudeHome, processesWithHome,
+  agentBinDir, agentDaemon, agentSandbox, isAlive, leader, listSessions, prepareClaudeHome, processesWithHome,
   CLAUDE_MAIN_SCREEN, readScreen, requireAgents, startAgent, waitForScreen, wharfOf, writeClaudeTranscript,
 } from '../support/agents.mjs';
 
@@ -94,6 +99,14 @@ describe('the real agent CLIs', { concurrency: true }, () => {
     const setting = codex.argv[codex.argv.indexOf('-c') + 1] ?? '';
     assert.match(setting, /^developer_instructions=".*wharf.*"$/s, JSON.stringify(codex.argv));
     assert.deepEqual(opencode.argv, ['opencode'], 'opencode is started bare');
+    // Their hooks for "waiting" and "finished" (agents.md), without touching their config
+    // files: Codex's notify program on its command line, opencode's plugin in its env.
+    const notify = codex.argv[codex.argv.lastIndexOf('-c') + 1] ?? '';
+    assert.match(notify, /^notify=\[".*\/wharf", "notify", "finished", "--from-codex"\]$/, JSON.stringify(codex.argv));
+    const pluginConfig = opencode.env.find((e) => e.startsWith('OPENCODE_CONFIG_CONTENT='))?.slice('OPENCODE_CONFIG_CONTENT='.length);
+    const pluginUrl = JSON.parse(pluginConfig ?? '{}').plugin?.[0] ?? '';
+    assert.match(pluginUrl, /^file:\/\/.*\/opencode\/wharf-notify\.js$/, String(pluginConfig));
+    assert.ok(existsSync(new URL(pluginUrl).pathname), 'the plugin file exists');
 
     await Promise.all([
       (async () => {
@@ -228,6 +241,91 @@ describe('the real agent CLIs', { concurrency: true }, () => {
     await waitFor(() => leftovers().length === 0, { timeout: 10000, what: 'no codex process left' })
       .catch((e) => { e.message += `\nsurvivors:\n${leftovers().map((p) => `${p.pid} ${JSON.stringify(p.argv)}`).join('\n')}`; throw e; });
     assert.ok(!existsSync(join(box.home, '.codex', 'packages')), 'codex copied no packages into ~/.codex');
+  });
+});
+
+// Run after the suite above, one at a time: a second opencode starting beside the first
+// one's 10-25 s start on a busy machine pushed that one past its deadline.
+describe("the agents' hooks for waiting and finished", () => {
+  test("opencode loads a plugin given in OPENCODE_CONFIG_CONTENT, and wharf's plugin run inside it marks the session", { timeout: 150000 }, async (t) => {
+    requireAgents();
+    const box = agentSandbox(t, { dirs: ['apps/opencode'] });
+    const d = await agentDaemon(box);
+    // opencode only fires session.idle and permission.asked after talking to a model. A
+    // probe plugin, loaded the way wharf's is (a file:// URL in OPENCODE_CONFIG_CONTENT;
+    // set for the session, it replaces wharf's own), hands wharf's plugin a session.idle
+    // as soon as opencode starts it: the real opencode (Bun) runs the real plugin, whose
+    // `wharf notify finished` comes from inside the session.
+    const wharfPlugin = join(d.stateDir, 'opencode', 'wharf-notify.js');
+    assert.ok(existsSync(wharfPlugin), 'wharf wrote its plugin');
+    const probe = join(box.root, 'probe.js');
+    writeFileSync(probe, `import { WharfNotify } from ${JSON.stringify('file://' + wharfPlugin)};
+export const Probe = async (ctx) => {
+  const hooks = await WharfNotify(ctx);
+  await hooks.event({ event: { type: 'session.idle', properties: { sessionID: 'probe' } } });
+  return {};
+};
+`);
+    const content = JSON.stringify({ plugin: [`file://${probe}`] });
+    const opencode = await startAgent(d, 'opencode', box.dirs['apps/opencode'], ['--env', `OPENCODE_CONFIG_CONTENT=${content}`]);
+    t.after(() => killSession(opencode.pid));
+    assert.ok(leader(opencode.pid).env.includes(`OPENCODE_CONFIG_CONTENT=${content}`), "the session's own setting wins over wharf's");
+    await waitFor(() => new RegExp(`session ${opencode.id} is finished \\(its own word\\)`).test(d.stderr),
+      { timeout: 100000, what: `opencode's plugin marking session ${opencode.id}:\n${d.stderr}` });
+  });
+  test("claude's Stop hook, from the settings file wharf passes it, fires against a local stand-in for the API and marks the session", { timeout: 120000 }, async (t) => {
+    requireAgents();
+    const box = agentSandbox(t, { dirs: ['apps/claude'] });
+    const d = await agentDaemon(box);
+    // The Messages API, as much of it as one short answer needs (a streamed "Done.").
+    const requests = [];
+    const api = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => { body += c; });
+      req.on('end', () => {
+        requests.push(`${req.method} ${req.url}`);
+        if (req.method !== 'POST' || !req.url.startsWith('/v1/messages') || req.url.includes('count_tokens')) {
+          res.writeHead(req.url.includes('count_tokens') ? 200 : 404, { 'content-type': 'application/json' });
+          res.end(req.url.includes('count_tokens') ? '{"input_tokens":5}' : '{}');
+          return;
+        }
+        const asked = JSON.parse(body || '{}');
+        const message = { id: 'msg_1', type: 'message', role: 'assistant', model: asked.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } };
+        if (!asked.stream) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ ...message, content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn' }));
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const event = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+        event('message_start', { message });
+        event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+        event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Done.' } });
+        event('content_block_stop', { index: 0 });
+        event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 2 } });
+        event('message_stop', {});
+        res.end();
+      });
+    });
+    await new Promise((resolve) => api.listen(0, '127.0.0.1', resolve));
+    t.after(() => api.close());
+
+    const ws = await openWs(d);
+    t.after(() => ws.close());
+    const shell = await ws.newSession({ kind: 'shell', entry: 'bash', cwd: 'apps/claude' });
+    assert.equal(shell.type, 'attached', JSON.stringify(shell));
+    t.after(() => killSession(shell.pid));
+    await ws.waitForPrompt();
+    const settings = join(d.stateDir, 'claude-settings.json');
+    ws.type(`ANTHROPIC_BASE_URL=http://127.0.0.1:${api.address().port} ANTHROPIC_API_KEY=sk-ant-test CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 '${join(agentBinDir, 'claude')}' -p 'say done' --settings '${settings}'\r`);
+    const marked = () => new RegExp(`session ${shell.session} is finished \\(its own word\\)`).test(d.stderr);
+    try {
+      await waitFor(marked, { timeout: 60000, what: `claude's Stop hook marking session ${shell.session}` });
+    } catch (err) {
+      err.message += `\nAPI requests: ${requests.join(', ')}\nscreen:\n${(await readScreen(d, shell.session))?.text}\n${d.stderr}`;
+      throw err;
+    }
+    assert.ok(requests.some((r) => r.startsWith('POST /v1/messages')), 'claude asked the stand-in');
   });
 });
 

@@ -42,8 +42,13 @@ test('GET / without a key or with a wrong key is 403 with a page pointing to `wh
   assertRefusalPage(await httpGet(d, `/?k=${d.key.toUpperCase()}x`), 'key in other case plus junk');
 });
 
-test('GET /?k=KEY is 200 HTML with no-referrer, a restrictive CSP and no CORS header', async () => {
-  const res = await httpGet(d, `/?k=${d.key}`);
+test('GET /?k=KEY is traded for a device cookie (303, no-referrer); the page is 200 HTML with no-referrer, a restrictive CSP and no CORS header', async () => {
+  const traded = await httpGet(d, `/?k=${d.key}`);
+  assert.equal(traded.status, 303);
+  assert.equal(traded.headers.location, '/');
+  assert.equal(traded.headers['referrer-policy'], 'no-referrer');
+  const cookie = traded.headers['set-cookie'][0].split(';')[0];
+  const res = await httpGet(d, '/', { headers: { Cookie: cookie } });
   assert.equal(res.status, 200);
   assert.match(res.headers['content-type'] ?? '', /^text\/html/);
   assert.match(res.body, /<html|<!doctype html/i);
@@ -58,8 +63,9 @@ test('GET /?k=KEY is 200 HTML with no-referrer, a restrictive CSP and no CORS he
 });
 
 test('the page is also served for Host localhost:PORT', async () => {
-  const res = await httpGet(d, `/?k=${d.key}`, { host: `localhost:${d.port}` });
+  const res = await httpGet(d, '/', { host: `localhost:${d.port}`, headers: { 'X-Wharf-Key': d.key } });
   assert.equal(res.status, 200);
+  assert.equal((await httpGet(d, `/?k=${d.key}`, { host: `localhost:${d.port}` })).status, 303);
 });
 
 test('static assets need no key and are served as JavaScript', async () => {

@@ -27,16 +27,17 @@ function run(command, args, options = {}) {
   return r.stdout;
 }
 
-async function get(origin, path) {
-  const response = await fetch(origin + path);
+async function get(origin, path, headers = {}) {
+  const response = await fetch(origin + path, { headers });
   return { status: response.status, body: await response.text() };
 }
 
 // The page and every file its index names load: a page that is installed without its
 // vendored xterm.js or its modules is a blank page.
 async function assertPageLoads(url) {
-  const { origin } = new URL(url);
-  const index = await get(url, '');
+  const { origin, searchParams } = new URL(url);
+  // The key in a header: a key in the address is traded for a device cookie (a redirect).
+  const index = await get(origin, '/', { 'X-Wharf-Key': searchParams.get('k') });
   assert.equal(index.status, 200);
   const names = [...index.body.matchAll(/(?:src|href)="(\/static\/[^"]+)"/g)].map((m) => m[1]);
   assert.ok(names.includes('/static/main.js') && names.some((n) => n.includes('xterm')), names.join(' '));

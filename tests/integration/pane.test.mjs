@@ -77,7 +77,7 @@ describe('the web pane', { concurrency: 2 }, () => {
     assert.equal((await httpGet(d, `${msg.page.url}?k=${d.key}`)).status, 400);
     assert.equal((await httpGet(d, `/pane/${a}/${'0'.repeat(32)}`)).status, 404);
     // The page around it may frame same-origin documents, and nothing else was opened.
-    const page = await httpGet(d, `/?k=${d.key}`);
+    const page = await httpGet(d, '/', { headers: { 'X-Wharf-Key': d.key } });
     assert.ok(page.headers['content-security-policy'].includes("frame-src 'self'"));
 
     // A second window attaching hears the page too (a reload shows it again).

@@ -35,8 +35,10 @@ export async function newSession(page) {
 
 // A daemon on the port of one that stopped, as after a restart: the same key unless
 // `key` says otherwise (a restart without WHARF_KEY pinned mints a new one).
-export async function restartDaemon(t, old, { key = old.key } = {}) {
-  const stateDir = mkdtempSync(join(tmpdir(), 'wharf-test-'));
+// A new daemon on the old one's port: with a fresh state directory (the default: it knows
+// no paired browser) or, given `stateDir`, the old one's (its devices and sessions).
+export async function restartDaemon(t, old, { key = old.key, stateDir: keptStateDir } = {}) {
+  const stateDir = keptStateDir ?? mkdtempSync(join(tmpdir(), 'wharf-test-'));
   const child = spawn(wharfBin, ['serve', '--port', String(old.port), '--state-dir', stateDir], {
     cwd: stateDir,
     env: { ...sanitizerOptions(), PATH: process.env.PATH, HOME: process.env.HOME, USER: process.env.USER, WHARF_KEY: key, XDG_CONFIG_HOME: join(stateDir, 'config') },
@@ -46,7 +48,7 @@ export async function restartDaemon(t, old, { key = old.key } = {}) {
   t.after(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
-    rmSync(stateDir, { recursive: true, force: true });
+    if (!keptStateDir) rmSync(stateDir, { recursive: true, force: true });
   });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });

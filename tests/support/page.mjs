@@ -37,9 +37,10 @@ export async function ownDaemon(t, options) {
 }
 
 // A fresh browser context, closed at the end; errors the page logs are collected.
-// `hasTouch` gives it a touch screen (a phone's or a tablet's).
-export async function newWindow(t, browser, { clipboard = false, origin, width = 1000, height = 640, hasTouch = false, deviceScaleFactor = 1 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, hasTouch, deviceScaleFactor });
+// `hasTouch` gives it a touch screen (a phone's or a tablet's); `isMobile` a phone's
+// browser (the viewport meta tag applies, as on a phone).
+export async function newWindow(t, browser, { clipboard = false, origin, width = 1000, height = 640, hasTouch = false, deviceScaleFactor = 1, isMobile = false } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, hasTouch, deviceScaleFactor, isMobile });
   if (clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   t.after(() => context.close());
   const page = await context.newPage();

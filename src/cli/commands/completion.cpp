@@ -52,6 +52,7 @@ _wharf() {
         pane) if [[ $prev == pane ]]; then COMPREPLY=($(compgen -W $'show\nclear' -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi; return ;;
         notify) COMPREPLY=($(compgen -W $'waiting\nfinished' -- "$cur")); return ;;
         key) COMPREPLY=($(compgen -W rotate -- "$cur")); return ;;
+        devices) COMPREPLY=($(compgen -W revoke -- "$cur")); return ;;
         *) return ;;
       esac
     fi
@@ -104,6 +105,7 @@ _wharf() {
         pane) if [[ ${words[CURRENT-1]} == pane ]]; then compadd show clear; else _files; fi; return ;;
         notify) compadd waiting finished; return ;;
         key) compadd rotate; return ;;
+        devices) compadd revoke; return ;;
         *) return 1 ;;
       esac
     fi

@@ -1,7 +1,8 @@
 // `wharf notify waiting|finished [--session SESSION]`: lights the session's tab in every
 // window at once, for agents' hooks (Claude Code: a Notification hook running
 // `wharf notify waiting`, a Stop hook running `wharf notify finished`). Inside a session
-// it marks that session.
+// it marks that session. Codex runs `wharf notify finished --from-codex JSON` at the end of
+// each turn (docs/agents.md).
 #include <memory>
 
 #include "cli/commands.hpp"
@@ -14,6 +15,8 @@ struct NotifyOptions {
   std::string state_dir;
   std::string state;
   std::string session;
+  bool from_codex = false;
+  std::string codex_event;  // Codex's JSON, added as the last argument; not read
 };
 
 std::function<int()> setup_notify(CLI::App& verb) {
@@ -24,10 +27,18 @@ std::function<int()> setup_notify(CLI::App& verb) {
       ->check(CLI::IsMember({"waiting", "finished"}));
   verb.add_option("-t,--session", o->session,
                   "The session, id or name (default: the one this runs in)");
+  // Codex's `notify` program (core/catalog.cpp passes `-c notify=[...]`) gets the event
+  // as one more argument: taken and ignored, since the turn ending is all wharf needs.
+  // Hidden: only wharf's own launch line uses it.
+  verb.add_flag("--from-codex", o->from_codex, "Run as Codex's notify program")->group("");
+  verb.add_option("codex_event", o->codex_event, "Codex's event (JSON), ignored")->group("");
   verb.footer(R"(Examples:
   wharf notify waiting
   wharf notify finished -t build)");
   return [o] {
+    if (!o->codex_event.empty() && !o->from_codex) {
+      return report_failure(core::Error("wharf notify takes one state, waiting or finished"));
+    }
     boost::json::object args{{"state", o->state}};
     if (!o->session.empty()) {
       auto id = resolve_target(o->state_dir, o->session);

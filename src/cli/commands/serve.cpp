@@ -51,6 +51,16 @@ std::function<int()> setup_serve(CLI::App& verb) {
                 "next `wharf serve` takes them over. Without it a stop ends them; a crash "
                 "never does")
       ->envname("WHARF_KEEP_SESSIONS");
+  verb.add_option("--tls", options->tls,
+                  "Serve HTTPS with a certificate wharf makes and keeps in STATE_DIR/tls "
+                  "(self-signed), or turn a config file's TLS off (off); see docs/remote.md")
+      ->envname("WHARF_TLS")
+      ->check(CLI::IsMember({"self-signed", "off"}));
+  verb.add_option("--tls-cert", options->tls_cert,
+                  "Serve HTTPS with this PEM certificate (chain); needs --tls-key")
+      ->envname("WHARF_TLS_CERT");
+  verb.add_option("--tls-key", options->tls_key, "The PEM private key of --tls-cert")
+      ->envname("WHARF_TLS_KEY");
   verb.add_option("--assets", options->assets,
                   "Folder holding the page's files (default: beside the binary)");
   verb.add_option("--log-level", options->log_level,
@@ -65,6 +75,7 @@ std::function<int()> setup_serve(CLI::App& verb) {
   verb.footer(R"(Examples:
   wharf serve                                # this directory, http://127.0.0.1:7373
   wharf serve --workspace ~/src --agent claude
+  wharf serve --listen 100.101.102.103 --tls self-signed   # a phone on the tailnet
   wharf serve --port 0 --log-format json 2>wharf.log)");
   return [options, state_dir] {
     if (!state_dir->empty()) options->state_dir = *state_dir;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 namespace wharf::core {
@@ -200,6 +201,35 @@ TEST(Launch, PromptWithNulIsRefused) {
   std::string prompt("a");
   prompt.push_back('\0');
   EXPECT_FALSE(plan_launch(*catalog.choose("agent", "claude").value(), {.prompt = prompt}));
+}
+
+TEST(Catalog, AgentsGetWharfsNotifyHooksOnlyWhenGivenWharf) {
+  Catalog catalog = build();
+  auto codex = plan_launch(*catalog.choose("agent", "codex").value(),
+                           {.wharf_binary = "/usr/bin/wh\"arf", .opencode_plugin = "/s/p.js"});
+  ASSERT_TRUE(codex);
+  const auto& argv = codex.value().argv;
+  auto at = std::find(argv.begin(), argv.end(),
+                      "notify=[\"/usr/bin/wh\\\"arf\", \"notify\", "
+                      "\"finished\", \"--from-codex\"]");
+  ASSERT_NE(at, argv.end());
+  EXPECT_EQ(*(at - 1), "-c");
+  EXPECT_TRUE(codex.value().env.empty());  // the plugin is opencode's
+
+  auto plain = plan_launch(*catalog.choose("agent", "codex").value(), {});
+  ASSERT_TRUE(plain);
+  for (const auto& arg : plain.value().argv) EXPECT_EQ(arg.find("notify="), std::string::npos);
+
+  auto config = parse_config("", "config.toml");
+  auto with_opencode = Catalog::build(config.value(), programs({"opencode"}), kShells);
+  ASSERT_TRUE(with_opencode);
+  auto opencode = plan_launch(*with_opencode.value().choose("agent", "opencode").value(),
+                              {.wharf_binary = "/w", .opencode_plugin = "/state dir/p.js"});
+  ASSERT_TRUE(opencode);
+  ASSERT_EQ(opencode.value().env.size(), 1u);
+  EXPECT_EQ(opencode.value().env[0].name, "OPENCODE_CONFIG_CONTENT");
+  EXPECT_EQ(opencode.value().env[0].value, "{\"plugin\":[\"file:///state%20dir/p.js\"]}");
+  for (const auto& arg : opencode.value().argv) EXPECT_EQ(arg.find("notify"), std::string::npos);
 }
 
 }  // namespace

@@ -204,6 +204,7 @@ notifications = true
 renderer = "dom"
 search_key = false
 shift_enter_newline = false
+focus = true
 )",
                              "config.toml");
   ASSERT_TRUE(parsed) << parsed.error().message;
@@ -218,7 +219,10 @@ shift_enter_newline = false
   EXPECT_EQ(page.renderer, "dom");
   EXPECT_EQ(page.search_key, false);
   EXPECT_EQ(page.shift_enter_newline, false);
+  EXPECT_EQ(page.focus, true);
   EXPECT_FALSE(parse_config("", "config.toml").value().page.theme);
+  EXPECT_FALSE(parse_config("", "config.toml").value().page.focus);
+  EXPECT_NE(refusal("[page]\nfocus = 1\n").find("true or false"), std::string::npos);
 
   EXPECT_NE(refusal("[page]\nfont_size = 7\n").find("between 8 and 32"), std::string::npos);
   EXPECT_NE(refusal("[page]\nfont_size = 33\n").find("font_size"), std::string::npos);
@@ -254,12 +258,97 @@ allowed_hosts = ["Box.example.ts.net", "wharf.lan"]
             std::string::npos);
 }
 
+TEST(Config, TlsKeysAreRead) {
+  auto parsed = parse_config(R"([server]
+tls = "self-signed"
+tls_cert = "~/c.pem"
+tls_key = "/k.pem"
+)",
+                             "config.toml");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(parsed.value().tls, "self-signed");
+  EXPECT_EQ(parsed.value().tls_cert, "~/c.pem");
+  EXPECT_EQ(parsed.value().tls_key, "/k.pem");
+  EXPECT_EQ(parse_config("[server]\ntls = \"off\"\n", "c.toml").value().tls, "off");
+  EXPECT_NE(refusal("[server]\ntls = \"yes\"\n").find("'tls' is \"self-signed\" or \"off\""),
+            std::string::npos);
+  EXPECT_NE(refusal("[server]\ntls = true\n").find("config.toml:2"), std::string::npos);
+}
+
 TEST(Config, AllowEnvNamesVariables) {
   auto parsed = parse_config("[sessions]\nallow_env = [\"PATH\", \"NODE_OPTIONS\"]\n", "c.toml");
   ASSERT_TRUE(parsed) << parsed.error().message;
   EXPECT_EQ(parsed.value().allow_env, (std::vector<std::string>{"PATH", "NODE_OPTIONS"}));
   EXPECT_FALSE(parse_config("[sessions]\nallow_env = [\"NOT A NAME\"]\n", "c.toml"));
   EXPECT_FALSE(parse_config("[sessions]\nallow_env = \"PATH\"\n", "c.toml"));
+}
+
+TEST(Config, NotificationsAreReadAndChecked) {
+  auto parsed = parse_config(R"([notifications]
+debounce = 0
+quiet_hours = "23:00-06:00"
+include_screen = true
+ntfy_url = "https://ntfy.example/wharf-topic"
+ntfy_token = "tk_abc123"
+command = ["notify-json", "--x"]
+command_timeout = 5
+)",
+                             "config.toml");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  const NotificationsConfig& n = parsed.value().notifications;
+  EXPECT_EQ(n.debounce_seconds, 0u);
+  ASSERT_TRUE(n.quiet_hours);
+  EXPECT_EQ(n.quiet_hours->start, 23 * 60);
+  EXPECT_TRUE(n.include_screen);
+  EXPECT_EQ(n.ntfy_url, "https://ntfy.example/wharf-topic");
+  EXPECT_EQ(n.ntfy_token, "tk_abc123");
+  EXPECT_EQ(n.command, (std::vector<std::string>{"notify-json", "--x"}));
+  EXPECT_EQ(n.command_timeout_seconds, 5u);
+
+  auto empty = parse_config("", "config.toml");
+  ASSERT_TRUE(empty);
+  EXPECT_FALSE(empty.value().notifications.ntfy_url);
+  EXPECT_FALSE(empty.value().notifications.include_screen);
+  EXPECT_TRUE(empty.value().notifications.command.empty());
+}
+
+TEST(Config, NotificationsRefusalsSayWhatIsWanted) {
+  auto refused = [](std::string body) { return refusal("[notifications]\n" + body + "\n"); };
+  EXPECT_NE(refused("debounce = 86401").find("between 0 and 86400"), std::string::npos);
+  EXPECT_NE(refused("debounce = -1").find("between 0 and 86400"), std::string::npos);
+  EXPECT_NE(refused("quiet_hours = \"22-7\"").find("HH:MM-HH:MM"), std::string::npos);
+  EXPECT_NE(refused("quiet_hours = \"07:00-07:00\"").find("same minute"), std::string::npos);
+  for (const char* bad : {"ftp://ntfy.sh/t", "ntfy.sh/t", "https:///t", "https://ntfy.sh",
+                          "https://ntfy.sh/", "https://ntfy.sh/a b", "https://ntfy.sh/a\\r\\nX: y"})
+    EXPECT_NE(refused(std::string("ntfy_url = \"") + bad + "\"").find("'ntfy_url'"),
+              std::string::npos)
+        << bad;
+  EXPECT_NE(refused("ntfy_token = \"a b\"").find("'ntfy_token'"), std::string::npos);
+  EXPECT_NE(refused("ntfy_token = \"\"").find("'ntfy_token'"), std::string::npos);
+  EXPECT_NE(refused("ntfy_token = \"x\\ny\"").find("'ntfy_token'"), std::string::npos);
+  EXPECT_NE(refused("command = []").find("'command'"), std::string::npos);
+  EXPECT_NE(refused("command = [\"\"]").find("'command'"), std::string::npos);
+  EXPECT_NE(refused("command = \"notify-send hi\"").find("list of strings"), std::string::npos);
+  EXPECT_NE(refused("command_timeout = 0").find("between 1 and 600"), std::string::npos);
+  EXPECT_NE(refused("ntfy = 1").find("unknown key 'ntfy' in [notifications]"), std::string::npos);
+  EXPECT_NE(refusal("notifications = 1\n").find("[notifications] must be a table"),
+            std::string::npos);
+}
+
+TEST(Config, VapidSubjectIsAMailtoOrHttpsAddress) {
+  auto parsed =
+      parse_config("[notifications]\nvapid_subject = \"mailto:ops@example.com\"\n", "c.toml");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(parsed.value().notifications.vapid_subject, "mailto:ops@example.com");
+  EXPECT_TRUE(
+      parse_config("[notifications]\nvapid_subject = \"https://wharf.example.com\"\n", "c"));
+  EXPECT_FALSE(parse_config("", "c").value().notifications.vapid_subject);
+  for (const char* bad :
+       {"ops@example.com", "http://example.com", "mailto:", "mailto:a b@c", "mailto:a@b\\r\\nX: y"})
+    EXPECT_NE(refusal(std::string("[notifications]\nvapid_subject = \"") + bad + "\"\n")
+                  .find("'vapid_subject'"),
+              std::string::npos)
+        << bad;
 }
 
 }  // namespace

@@ -193,5 +193,20 @@ TEST(ControlMessage, EndedSessionsAreListedAskedForAndDismissed) {
   EXPECT_FALSE(moved.at("kept").as_bool());
 }
 
+TEST(ControlMessage, LookingIsABoolean) {
+  for (bool on : {true, false}) {
+    auto parsed = parse_client_message(std::string(R"({"type":"looking","looking":)") +
+                                       (on ? "true" : "false") + "}");
+    ASSERT_TRUE(std::holds_alternative<LookingRequest>(parsed));
+    EXPECT_EQ(std::get<LookingRequest>(parsed).looking, on);
+  }
+  for (const char* bad : {R"({"type":"looking"})", R"({"type":"looking","looking":1})",
+                          R"({"type":"looking","looking":"true"})"}) {
+    ProtocolError error = expect_error(bad);
+    EXPECT_EQ(error.code, "bad_field") << bad;
+    EXPECT_NE(error.message.find("looking"), std::string::npos) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace wharf::core

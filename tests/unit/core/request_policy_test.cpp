@@ -91,6 +91,14 @@ TEST(LoggableTarget, KeepsWhatIsNoKey) {
   EXPECT_EQ(loggable_target("/a%20b", kKey), "/a b");
 }
 
+TEST(LoggableTarget, PairingCodesAreNotLogged) {
+  EXPECT_EQ(loggable_target("/pair/ABCDEFGHJK", kKey), "/pair/[redacted]");
+  EXPECT_EQ(loggable_target("/pair/ABCDEFGHJK?x=1", kKey), "/pair/[redacted]?x=1");
+  EXPECT_EQ(loggable_target("/%70air/ABCDEFGHJK", kKey), "/pair/[redacted]");
+  EXPECT_EQ(loggable_target("/x/pair/ABC/y", kKey), "/x/pair/[redacted]/y");
+  EXPECT_EQ(loggable_target("/pair/", kKey), "/pair/");
+}
+
 TEST(LoggableTarget, NoFormOfTheKeyReachesTheLog) {
   const std::string key(kKey);
   std::string upper = key;
@@ -134,6 +142,80 @@ TEST(LoggableTarget, IsOneShortLine) {
   EXPECT_EQ(logged.find('\n'), std::string::npos);
   EXPECT_EQ(logged.find('\r'), std::string::npos);
   EXPECT_LE(logged.size(), 310u);
+}
+
+// Behind a reverse proxy or a tailnet (docs/remote.md).
+const Reach kProxied{.tls = false,
+                     .public_url = "https://wharf.example.net",
+                     .allowed_hosts = {"box.example", "box.tail1234.ts.net"}};
+
+TEST(HostRule, AcceptsListedNamesWithAnyPortOrNone) {
+  EXPECT_EQ(judge_host("box.example", kLoopback, kProxied), HostVerdict::kAllowed);
+  EXPECT_EQ(judge_host("box.example:443", kLoopback, kProxied), HostVerdict::kAllowed);
+  EXPECT_EQ(judge_host("box.example:7373", kLoopback, kProxied), HostVerdict::kAllowed);
+  EXPECT_EQ(judge_host("BOX.Example:8443", kLoopback, kProxied), HostVerdict::kAllowed);
+  EXPECT_EQ(judge_host("box.tail1234.ts.net", kLoopback, kProxied), HostVerdict::kAllowed);
+}
+
+TEST(HostRule, AcceptsThePublicUrlsHost) {
+  EXPECT_EQ(judge_host("wharf.example.net", kLoopback, kProxied), HostVerdict::kAllowed);
+  EXPECT_EQ(judge_host("wharf.example.net:443", kLoopback, kProxied), HostVerdict::kAllowed);
+  Reach with_port{.public_url = "http://10.0.0.5:8080"};
+  EXPECT_EQ(judge_host("10.0.0.5:8080", kLoopback, with_port), HostVerdict::kAllowed);
+  EXPECT_TRUE(deliberately_named("wharf.example.net", kProxied));
+  EXPECT_FALSE(deliberately_named("example.net", kProxied));
+}
+
+TEST(HostRule, NamesNotListedAreStillRefusedAsRebinding) {
+  EXPECT_EQ(judge_host("evil.example", kLoopback, kProxied), HostVerdict::kForbidden);
+  EXPECT_EQ(judge_host("evil.example:7373", kLoopback, kProxied), HostVerdict::kForbidden);
+  // Neither a longer nor a shorter name than a listed one, nor a listed one as a suffix.
+  EXPECT_EQ(judge_host("box.example.evil.example", kLoopback, kProxied), HostVerdict::kForbidden);
+  EXPECT_EQ(judge_host("evilbox.example", kLoopback, kProxied), HostVerdict::kForbidden);
+  EXPECT_EQ(judge_host("example", kLoopback, kProxied), HostVerdict::kForbidden);
+  EXPECT_EQ(judge_host("box.example:x", kLoopback, kProxied), HostVerdict::kForbidden);
+  // With nothing listed, nothing changes.
+  EXPECT_EQ(judge_host("box.example", kLoopback), HostVerdict::kForbidden);
+  // The own addresses keep their rules.
+  EXPECT_EQ(judge_host("127.0.0.1:7373", kLoopback, kProxied), HostVerdict::kAllowed);
+  EXPECT_EQ(judge_host("127.0.0.1:7374", kLoopback, kProxied), HostVerdict::kMisdirected);
+}
+
+TEST(HostRule, AMissingPortMeansTheSchemesDefault) {
+  ListenAddress on443{.ip = "127.0.0.1", .port = 443};
+  EXPECT_EQ(judge_host("127.0.0.1", on443, Reach{.tls = true}), HostVerdict::kAllowed);
+  EXPECT_EQ(judge_host("127.0.0.1", on443), HostVerdict::kMisdirected);  // http: port 80
+}
+
+TEST(OriginRule, FollowsWharfsOwnScheme) {
+  Reach tls{.tls = true};
+  EXPECT_TRUE(origin_allowed("https://127.0.0.1:7373", "127.0.0.1:7373", tls));
+  EXPECT_TRUE(origin_allowed("https://localhost:7373", "localhost:7373", tls));
+  EXPECT_FALSE(origin_allowed("http://127.0.0.1:7373", "127.0.0.1:7373", tls));
+  EXPECT_FALSE(origin_allowed("https://127.0.0.1:7374", "127.0.0.1:7373", tls));
+  EXPECT_FALSE(origin_allowed("https://evil.example", "127.0.0.1:7373", tls));
+}
+
+TEST(OriginRule, AcceptsThePublicUrlExactly) {
+  // The proxy may rewrite Host to wharf's own address: the page's origin is the public one.
+  EXPECT_TRUE(origin_allowed("https://wharf.example.net", "127.0.0.1:7373", kProxied));
+  EXPECT_TRUE(origin_allowed("https://wharf.example.net", "wharf.example.net", kProxied));
+  EXPECT_TRUE(origin_allowed("HTTPS://Wharf.Example.Net", "wharf.example.net", kProxied));
+  EXPECT_FALSE(origin_allowed("http://wharf.example.net", "127.0.0.1:7373", kProxied));
+  EXPECT_FALSE(origin_allowed("https://wharf.example.net:8443", "127.0.0.1:7373", kProxied));
+  EXPECT_FALSE(origin_allowed("https://wharf.example.net/", "127.0.0.1:7373", kProxied));
+  EXPECT_FALSE(origin_allowed("https://wharf.example.net.evil", "127.0.0.1:7373", kProxied));
+}
+
+TEST(OriginRule, AListedHostMayComeThroughATlsProxy) {
+  EXPECT_TRUE(origin_allowed("https://box.example", "box.example", kProxied));
+  EXPECT_TRUE(origin_allowed("http://box.example", "box.example", kProxied));
+  EXPECT_TRUE(origin_allowed("https://box.example:8443", "box.example:8443", kProxied));
+  // Another page's origin is still refused, listed Host or not.
+  EXPECT_FALSE(origin_allowed("https://evil.example", "box.example", kProxied));
+  EXPECT_FALSE(origin_allowed("https://box.example", "box.tail1234.ts.net", kProxied));
+  EXPECT_FALSE(origin_allowed("https://evil.example", "evil.example", kProxied));
+  EXPECT_FALSE(origin_allowed("https://box.example:1", "box.example", kProxied));
 }
 
 }  // namespace

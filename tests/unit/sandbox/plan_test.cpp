@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "sandbox/agent_defaults.hpp"
+
 namespace wharf::sandbox {
 namespace {
 
@@ -48,7 +50,8 @@ TEST(SandboxEndpoint, ParsesHostsPortsAndWildcards) {
 }
 
 TEST(SandboxEndpoint, AllowListMatchesExactlyAndWildcardsOnlySubdomains) {
-  std::vector<Endpoint> allow{endpoint_of("api.openai.com").value(), endpoint_of("*.example.com:80").value()};
+  std::vector<Endpoint> allow{endpoint_of("api.openai.com").value(),
+                              endpoint_of("*.example.com:80").value()};
   EXPECT_TRUE(allowed(allow, "api.openai.com", 443));
   EXPECT_TRUE(allowed(allow, "API.OpenAI.com.", 443));
   EXPECT_FALSE(allowed(allow, "api.openai.com", 80));
@@ -166,6 +169,21 @@ TEST(SandboxPlan, RefusesWhatItCannotHonour) {
   auto root = plan_sandbox(c, layout(), "/home/ana");
   ASSERT_FALSE(root);
   EXPECT_NE(root.error().message.find("whole machine"), std::string::npos);
+}
+
+TEST(SandboxAgents, BuiltInAgentsNameTheirApiHostsAndTheirOwnDirectories) {
+  auto claude = agent_needs("claude");
+  EXPECT_TRUE(allowed(claude.hosts, "api.anthropic.com", 443));
+  EXPECT_FALSE(allowed(claude.hosts, "api.openai.com", 443));
+  EXPECT_NE(std::find(claude.home_paths.begin(), claude.home_paths.end(), ".claude"),
+            claude.home_paths.end());
+  EXPECT_TRUE(allowed(agent_needs("codex").hosts, "api.openai.com", 443));
+  EXPECT_TRUE(allowed(agent_needs("opencode").hosts, "models.dev", 443));
+  EXPECT_TRUE(agent_needs("bash").hosts.empty());
+  for (std::string_view agent : {"claude", "codex", "opencode", "gemini", "cline"}) {
+    for (const std::string& path : agent_needs(agent).home_paths)
+      EXPECT_FALSE(path.starts_with('/') || path.find("..") != std::string::npos) << path;
+  }
 }
 
 }  // namespace
