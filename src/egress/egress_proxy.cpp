@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <array>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
@@ -19,6 +18,7 @@
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
 
+#include "egress/byte_pump.hpp"
 #include "egress/proxy_request.hpp"
 
 namespace wharf::egress {
@@ -36,27 +36,6 @@ std::string answer(unsigned status, std::string_view reason, std::string_view te
                     "\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: " +
                     std::to_string(text.size() + 7) + "\r\n\r\nwharf: " + std::string(text) + "\n";
   return out;
-}
-
-// Copies one direction until its source ends, then ends the other side's sending half,
-// so a peer that half-closes is seen as such.
-template <class From, class To>
-asio::awaitable<void> pump(From& from, To& to) {
-  std::array<char, 16384> buffer;
-  boost::system::error_code ec;
-  for (;;) {
-    std::size_t n = co_await from.async_read_some(asio::buffer(buffer),
-                                                  asio::redirect_error(use_awaitable, ec));
-    if (n > 0) {
-      boost::system::error_code wec;
-      co_await asio::async_write(to, asio::buffer(buffer.data(), n),
-                                 asio::redirect_error(use_awaitable, wec));
-      if (wec) break;
-    }
-    if (ec) break;
-  }
-  boost::system::error_code ignored;
-  to.shutdown(asio::socket_base::shutdown_send, ignored);
 }
 
 }  // namespace
@@ -223,7 +202,7 @@ asio::awaitable<void> EgressProxy::serve(local::socket socket) {
   }
   auto& inner = client.socket();
   auto& outer = upstream.socket();
-  co_await (pump(inner, outer) && pump(outer, inner));
+  co_await (pump_bytes(inner, outer) && pump_bytes(outer, inner));
 }
 
 }  // namespace wharf::egress

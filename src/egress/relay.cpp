@@ -6,7 +6,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <array>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
@@ -19,30 +18,13 @@
 #include <cerrno>
 #include <cstring>
 
+#include "egress/byte_pump.hpp"
+
 namespace wharf::egress {
 namespace {
 
 namespace asio = boost::asio;
 using asio::use_awaitable;
-
-template <class From, class To>
-asio::awaitable<void> carry(From& from, To& to) {
-  std::array<char, 16384> buffer;
-  boost::system::error_code ec;
-  for (;;) {
-    std::size_t n = co_await from.async_read_some(asio::buffer(buffer),
-                                                  asio::redirect_error(use_awaitable, ec));
-    if (n > 0) {
-      boost::system::error_code wec;
-      co_await asio::async_write(to, asio::buffer(buffer.data(), n),
-                                 asio::redirect_error(use_awaitable, wec));
-      if (wec) break;
-    }
-    if (ec) break;
-  }
-  boost::system::error_code ignored;
-  to.shutdown(asio::socket_base::shutdown_send, ignored);
-}
 
 asio::awaitable<void> serve(asio::ip::tcp::socket inner, std::string proxy_socket) {
   using namespace asio::experimental::awaitable_operators;
@@ -60,7 +42,7 @@ asio::awaitable<void> serve(asio::ip::tcp::socket inner, std::string proxy_socke
                                asio::redirect_error(use_awaitable, ec));
     co_return;
   }
-  co_await (carry(inner, outer) && carry(outer, inner));
+  co_await (pump_bytes(inner, outer) && pump_bytes(outer, inner));
 }
 
 asio::awaitable<void> accept_loop(asio::ip::tcp::acceptor& acceptor, std::string proxy_socket) {
