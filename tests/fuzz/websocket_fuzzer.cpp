@@ -29,6 +29,7 @@
 
 #include "app/session_service.hpp"
 #include "server/server_context.hpp"
+#include "server/server_stream.hpp"
 #include "server/websocket_session.hpp"
 
 namespace {
@@ -132,7 +133,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   request.set(http::field::sec_websocket_version, "13");
   std::weak_ptr<wharf::server::WebSocketSession> alive;
   {
-    auto window = std::make_shared<wharf::server::WebSocketSession>(std::move(server), f.context);
+    auto window = std::make_shared<wharf::server::WebSocketSession>(
+        wharf::server::ServerStream(std::move(server)), f.context);
     alive = window;
     window->start(std::move(request), wharf::core::TerminalSize{80, 24});
   }
