@@ -136,6 +136,10 @@ std::optional<Response> trade_page_key(const Request& request, bool key_good,
   std::string location = without_key(target);
   if (cookie_device(request, context)) return move_on(request, context, location, std::nullopt);
   if (!key_good) return std::nullopt;
+  // Only a browser's navigation becomes a device: browsers send Sec-Fetch-Mode, and a
+  // script fetching the keyed address (curl, a health check) would otherwise add a device
+  // on every run. Such a client is served the page as before.
+  if (request.find("Sec-Fetch-Mode") == request.end()) return std::nullopt;
   DeviceGrant grant = context.devices.pair(user_agent(request));
   if (grant.kind != DeviceGrant::Kind::kPaired) return std::nullopt;  // served as before
   return move_on(request, context, location, grant.token);

@@ -83,7 +83,7 @@ test('wharf serve prints exactly one line, the URL, on stdout and logs on stderr
   assert.ok(m, `first line: ${JSON.stringify(stdout)}`);
   assert.equal(m[2], key, 'WHARF_KEY pins the key');
   const d = { port: Number(m[1]), key, origin: `http://127.0.0.1:${m[1]}` };
-  assert.equal((await httpGet(d, `/?k=${key}`)).status, 303); // accepted: traded for a device cookie
+  assert.equal((await httpGet(d, `/?k=${key}`)).status, 200); // accepted
   assert.equal((await httpGet(d, '/')).status, 403);
   const ws = await openWs(d);
   await ws.attach({ start: true });
@@ -151,7 +151,7 @@ test('without WHARF_KEY a fresh random 32-hex key is minted at every start and w
     await waitFor(() => existsSync(file), { timeout: 3000, what: 'the key file' });
     assert.equal(readFileSync(file, 'utf8').trim(), d.key);
     assert.equal(statSync(file).mode & 0o777, 0o600);
-    assert.equal((await httpGet(d, `/?k=${d.key}`)).status, 303); // accepted: traded for a device cookie
+    assert.equal((await httpGet(d, `/?k=${d.key}`)).status, 200); // accepted
   }
   assert.notEqual(a.key, b.key);
   assert.equal((await httpGet(a, `/?k=${b.key}`)).status, 403);
@@ -170,7 +170,7 @@ test('a port already in use is a one-line error naming the port, exit non-zero, 
   assert.ok(lines[0].includes(String(d.port)), `the error names the port: ${lines[0]}`);
   assert.ok(!existsSync(join(stateDir, 'key')), 'no key file without a bound port');
   // The running daemon is untouched.
-  assert.equal((await httpGet(d, `/?k=${d.key}`)).status, 303); // accepted: traded for a device cookie
+  assert.equal((await httpGet(d, `/?k=${d.key}`)).status, 200); // accepted
 });
 
 test('a second daemon on the same state dir and a taken port leaves the running daemon\'s key file alone', async (t) => {
@@ -182,7 +182,7 @@ test('a second daemon on the same state dir and a taken port leaves the running 
   assert.notEqual(r.code, 0);
   assert.equal(r.stdout, '');
   assert.equal(readFileSync(file, 'utf8').trim(), d.key, 'the key file still holds the running daemon\'s key');
-  assert.equal((await httpGet(d, `/?k=${d.key}`)).status, 303); // accepted: traded for a device cookie
+  assert.equal((await httpGet(d, `/?k=${d.key}`)).status, 200); // accepted
 });
 
 test('--listen 0.0.0.0 warns that wharf is reachable beyond this machine and still serves', async (t) => {
@@ -190,12 +190,12 @@ test('--listen 0.0.0.0 warns that wharf is reachable beyond this machine and sti
   t.after(() => stopDaemon(d));
   await waitFor(() => WARNING.test(d.stderr), { timeout: 3000, what: `a non-loopback warning on stderr; stderr:\n${d.stderr}` });
   const res = await httpGet(d, `/?k=${d.key}`, { host: d.host });
-  assert.equal(res.status, 303, `page with Host ${d.host} (accepted: traded for a device cookie)`);
+  assert.equal(res.status, 200, `page with Host ${d.host}`);
   assert.ok(!d.stderr.includes(d.key));
   // The default (loopback) start does not warn.
   const plain = await startDaemon();
   t.after(() => stopDaemon(plain));
-  assert.equal((await httpGet(plain, `/?k=${plain.key}`)).status, 303); // accepted: traded for a device cookie
+  assert.equal((await httpGet(plain, `/?k=${plain.key}`)).status, 200); // accepted
   assert.ok(!WARNING.test(plain.stderr), `a loopback daemon warned:\n${plain.stderr}`);
 });
 
@@ -410,7 +410,7 @@ test('logs: the version at start, page files at debug only, --log-format json, a
   const d = await startDaemon({ args: ['--log-format', 'json'] });
   t.after(() => stopDaemon(d));
   const version = (await runWharf(['version'])).stdout.trim().replace(/^wharf /, '');
-  assert.equal((await httpGet(d, `/?k=${d.key}`)).status, 303); // accepted: traded for a device cookie
+  assert.equal((await httpGet(d, `/?k=${d.key}`)).status, 200); // accepted
   assert.equal((await httpGet(d, '/api/status', { headers: { 'X-Wharf-Key': d.key } })).status, 200);
   await waitFor(() => d.stderr.includes('/api/status'), { what: `the API call in the log:\n${d.stderr}` });
   const lines = d.stderr.trimEnd().split('\n');

@@ -20,7 +20,10 @@ function deviceCookie(res, port) {
 }
 
 async function trade(d, query = '') {
-  const res = await httpGet(d, `/?k=${d.key}${query}`, { headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0 Safari/537.36' } });
+  // As a browser navigates: only a navigation (Sec-Fetch-Mode) becomes a device.
+  const res = await httpGet(d, `/?k=${d.key}${query}`, {
+    headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0 Safari/537.36', 'Sec-Fetch-Mode': 'navigate' },
+  });
   assert.equal(res.status, 303, `the trade answers 303: ${res.body}`);
   return { res, cookie: deviceCookie(res, d.port) };
 }
@@ -53,15 +56,20 @@ describe('paired devices', { concurrency: 2 }, () => {
     assert.match(cookie.token, /^[0-9a-f]{64}$/);
     assert.ok(!res.body.includes(d.key) && !res.headers.location.includes(d.key));
     // A bare key: the clean address is the path alone.
-    const bare = await httpGet(d, `/?k=${d.key}`);
+    const navigate = { 'Sec-Fetch-Mode': 'navigate' };
+    const bare = await httpGet(d, `/?k=${d.key}`, { headers: navigate });
     assert.equal(bare.headers.location, '/');
+    // A script fetching the keyed address (no Sec-Fetch-Mode) gets the page, no device.
+    const script = await httpGet(d, `/?k=${d.key}`);
+    assert.equal(script.status, 200);
+    assert.equal(script.headers['set-cookie'], undefined);
     // A wrong key trades nothing.
     const wrong = await httpGet(d, `/?k=${'0'.repeat(32)}`);
     assert.equal(wrong.status, 403);
     assert.equal(wrong.headers['set-cookie'], undefined);
     // A navigation another site started gets a page that moves on from our origin (a
     // Strict cookie would not survive its redirect), with the cookie all the same.
-    const cross = await httpGet(d, `/?k=${d.key}&toolbar=1`, { headers: { 'Sec-Fetch-Site': 'cross-site' } });
+    const cross = await httpGet(d, `/?k=${d.key}&toolbar=1`, { headers: { ...navigate, 'Sec-Fetch-Site': 'cross-site' } });
     assert.equal(cross.status, 200);
     assert.match(cross.body, /http-equiv="refresh" content="0;url=\/\?toolbar=1"/);
     deviceCookie(cross, d.port);

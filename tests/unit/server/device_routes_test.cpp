@@ -70,6 +70,7 @@ TEST_F(DeviceRoutesTest, AKeyVisitIsTradedForACookieAndACleanAddress) {
   Request req = get("/?toolbar=1&k=" + std::string(kKey) + "&focus=0");
   req.set(http::field::user_agent,
           "Mozilla/5.0 (Linux; Android 14) Chrome/120.0 Mobile Safari/537.36");
+  req.set("Sec-Fetch-Mode", "navigate");
   Response res = respond(req);
   EXPECT_EQ(res.result(), http::status::see_other);
   EXPECT_EQ(res[http::field::location], "/?toolbar=1&focus=0");
@@ -81,6 +82,15 @@ TEST_F(DeviceRoutesTest, AKeyVisitIsTradedForACookieAndACleanAddress) {
   EXPECT_EQ(paired_[0], "Chrome on Android");
   context_.secure_cookies = true;
   EXPECT_TRUE(respond(req)[http::field::set_cookie].ends_with("; Secure"));
+}
+
+TEST_F(DeviceRoutesTest, AScriptFetchingTheKeyedAddressMakesNoDevice) {
+  // curl and health checks send no Sec-Fetch-Mode: the page as before, no device.
+  Response res = respond(get("/?k=" + std::string(kKey)));
+  EXPECT_NE(res.result(), http::status::see_other);
+  EXPECT_NE(res.result(), http::status::forbidden);
+  EXPECT_EQ(res.count(http::field::set_cookie), 0u);
+  EXPECT_TRUE(paired_.empty());
 }
 
 TEST_F(DeviceRoutesTest, AWrongKeyTradesNothing) {
@@ -150,6 +160,7 @@ TEST_F(DeviceRoutesTest, WithoutHooksThereAreNoDevices) {
 TEST_F(DeviceRoutesTest, ANavigationFromElsewhereMovesOnFromOurOrigin) {
   Request req = get("/?k=" + std::string(kKey));
   req.set("Sec-Fetch-Site", "cross-site");
+  req.set("Sec-Fetch-Mode", "navigate");
   Response res = respond(req);
   EXPECT_EQ(res.result(), http::status::ok);
   EXPECT_EQ(res.count(http::field::location), 0u);
