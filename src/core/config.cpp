@@ -8,107 +8,14 @@
 #include <map>
 #include <set>
 
+#include "core/config_reading.hpp"
 #include "core/pane.hpp"
 #include "core/shown_text.hpp"
 
 namespace wharf::core {
 namespace {
 
-// Every failure of the walk below is thrown as this and caught once in parse_config:
-// a config is refused at its first error, and the throw keeps each check one line.
-struct ConfigError {
-  int line;
-  std::string message;
-};
-
-int line_of(const toml::node& node) {
-  return static_cast<int>(node.source().begin.line);
-}
-
-[[noreturn]] void refuse(const toml::node& node, std::string message) {
-  throw ConfigError{line_of(node), std::move(message)};
-}
-
-std::string type_name(const toml::node& node) {
-  switch (node.type()) {
-    case toml::node_type::string:
-      return "a string";
-    case toml::node_type::integer:
-      return "an integer";
-    case toml::node_type::floating_point:
-      return "a number";
-    case toml::node_type::boolean:
-      return "true or false";
-    case toml::node_type::array:
-      return "a list";
-    case toml::node_type::table:
-      return "a table";
-    default:
-      return "a date or time";
-  }
-}
-
-std::string show_key(std::string_view key) {
-  return shown_text(key);
-}
-
-const toml::table& table_of(const toml::node& node, std::string_view where) {
-  if (const toml::table* t = node.as_table()) return *t;
-  refuse(node, std::string(where) + " must be a table, not " + type_name(node));
-}
-
-std::string string_of(const toml::node& node, std::string_view key) {
-  if (const auto* s = node.as_string()) {
-    const std::string& value = s->get();
-    if (value.find('\0') != std::string::npos)
-      refuse(node, "'" + std::string(key) + "' contains a NUL byte");
-    return value;
-  }
-  refuse(node, "'" + std::string(key) + "' must be a string, not " + type_name(node));
-}
-
-bool bool_of(const toml::node& node, std::string_view key) {
-  if (const auto* b = node.as_boolean()) return b->get();
-  refuse(node, "'" + std::string(key) + "' must be true or false, not " + type_name(node));
-}
-
-std::int64_t integer_of(const toml::node& node, std::string_view key, std::int64_t low,
-                        std::int64_t high) {
-  const auto* i = node.as_integer();
-  if (i == nullptr)
-    refuse(node, "'" + std::string(key) + "' must be an integer, not " + type_name(node));
-  std::int64_t value = i->get();
-  if (value < low || value > high) {
-    refuse(node, "'" + std::string(key) + "' must be between " + std::to_string(low) + " and " +
-                     std::to_string(high));
-  }
-  return value;
-}
-
-std::vector<std::string> strings_of(const toml::node& node, std::string_view key) {
-  const toml::array* array = node.as_array();
-  if (array == nullptr)
-    refuse(node, "'" + std::string(key) + "' must be a list of strings, not " + type_name(node));
-  std::vector<std::string> out;
-  for (const toml::node& item : *array) out.push_back(string_of(item, key));
-  return out;
-}
-
-// Walks a table's keys, refusing any key the handler does not know.
-void each_key(const toml::table& table, std::string_view where,
-              const std::map<std::string_view, std::function<void(const toml::node&)>>& known) {
-  for (const auto& [key, node] : table) {
-    auto handler = known.find(key.str());
-    if (handler == known.end()) {
-      std::string names;
-      for (const auto& [name, unused] : known)
-        names += (names.empty() ? "" : ", ") + std::string(name);
-      refuse(node, "unknown key '" + show_key(key.str()) + "' in " + std::string(where) +
-                       " (known: " + names + ")");
-    }
-    handler->second(node);
-  }
-}
+using namespace config_reading;
 
 PromptStyle prompt_style_of(const toml::node& node, std::string& flag) {
   std::string value = string_of(node, "prompt");
@@ -168,87 +75,6 @@ EntryConfig entry_of(std::string_view section, std::string_view name, const toml
                      "privileges");
   }
   return entry;
-}
-
-// [notifications] (docs/config.md). A function of its own so walk() stays a table of
-// sections. The token and the URL end up in HTTP headers and the request line: control
-// characters and spaces are refused here, so nothing the file says can add a header.
-void notifications_section(const toml::node& node, NotificationsConfig& out) {
-  auto header_safe = [](std::string_view value) {
-    return std::all_of(value.begin(), value.end(), [](char c) { return c > ' ' && c != '\x7f'; });
-  };
-  each_key(
-      table_of(node, "[notifications]"), "[notifications]",
-      {
-          {"debounce",
-           [&](const toml::node& n) {
-             out.debounce_seconds =
-                 static_cast<unsigned>(integer_of(n, "debounce", 0, kMaxNotifyDebounce.count()));
-           }},
-          {"quiet_hours",
-           [&](const toml::node& n) {
-             auto hours = parse_quiet_hours(string_of(n, "quiet_hours"));
-             if (!hours) refuse(n, hours.error().message);
-             out.quiet_hours = hours.value();
-           }},
-          {"include_screen",
-           [&](const toml::node& n) { out.include_screen = bool_of(n, "include_screen"); }},
-          {"ntfy_url",
-           [&](const toml::node& n) {
-             std::string url = string_of(n, "ntfy_url");
-             std::string_view rest = url;
-             if (rest.starts_with("https://")) {
-               rest.remove_prefix(8);
-             } else if (rest.starts_with("http://")) {
-               rest.remove_prefix(7);
-             } else {
-               refuse(n,
-                      "'ntfy_url' is an http:// or https:// URL of a topic, like "
-                      "\"https://ntfy.sh/my-topic\"");
-             }
-             auto slash = rest.find('/');
-             if (rest.empty() || slash == 0 || !header_safe(url) || url.size() > 2048)
-               refuse(n,
-                      "'ntfy_url' needs a host and no spaces, like \"https://ntfy.sh/my-topic\"");
-             if (slash == std::string_view::npos || slash + 1 == rest.size())
-               refuse(n,
-                      "'ntfy_url' names a topic after the host, like \"https://ntfy.sh/my-topic\"");
-             out.ntfy_url = url;
-           }},
-          {"ntfy_token",
-           [&](const toml::node& n) {
-             std::string token = string_of(n, "ntfy_token");
-             if (token.empty() || token.size() > 512 || !header_safe(token))
-               refuse(
-                   n,
-                   "'ntfy_token' is an access token of 1 to 512 printable characters, no spaces");
-             out.ntfy_token = token;
-           }},
-          {"command",
-           [&](const toml::node& n) {
-             out.command = strings_of(n, "command");
-             if (out.command.empty() || out.command.front().empty())
-               refuse(n,
-                      "'command' is a program and its arguments, like [\"notify-send-json\"] "
-                      "(no shell; the notification comes as JSON on its standard input)");
-           }},
-          {"command_timeout",
-           [&](const toml::node& n) {
-             out.command_timeout_seconds =
-                 static_cast<unsigned>(integer_of(n, "command_timeout", 1, 600));
-           }},
-          {"vapid_subject",
-           [&](const toml::node& n) {
-             std::string subject = string_of(n, "vapid_subject");
-             bool scheme = subject.starts_with("mailto:") || subject.starts_with("https://");
-             if (!scheme || subject.size() < 9 || subject.size() > 256 || !header_safe(subject))
-               refuse(
-                   n,
-                   "'vapid_subject' is how a push service reaches you: \"mailto:you@example.com\" "
-                   "or an https:// URL, no spaces");
-             out.vapid_subject = subject;
-           }},
-      });
 }
 
 Config walk(const toml::table& root, std::string_view source) {
