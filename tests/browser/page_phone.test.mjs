@@ -140,6 +140,15 @@ test('the session picker lists every session with what it runs, its state and ag
   await page.locator('.tab-list [role="tab"]').nth(1).tap();
   await waitFor(async () => (await selectedTab(page)) === (await page.locator('.tab-list [role="tab"]').nth(1).textContent()), { what: 'the second tab' });
   await settle(page);
+  // On a slow machine the prompt redrawn for this window's size can read as a burst of
+  // work, which then lights the tab as finished while on screen; a tap on the terminal
+  // is the person seeing it, and puts it out (a tap never raises the keyboard here).
+  const current = page.locator('.tab-list .tab').nth(1);
+  await waitFor(async () => (await current.getAttribute('data-activity')) !== 'working', { what: 'the second session to go quiet', timeout: 20000 });
+  if ((await current.getAttribute('data-activity')) !== 'idle') {
+    await page.locator('#terminal').tap();
+    await waitFor(async () => (await current.getAttribute('data-activity')) === 'idle', { what: 'the second session seen' });
+  }
   assert.equal(await focusedIsTerminal(page), false);
 
   // The toolbar's sessions key opens the sheet, the bar's button too (a narrow window).
