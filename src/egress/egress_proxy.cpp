@@ -42,7 +42,7 @@ std::string answer(unsigned status, std::string_view reason, std::string_view te
 
 core::Result<std::shared_ptr<EgressProxy>> EgressProxy::open(asio::any_io_executor executor,
                                                              const std::string& socket_path,
-                                                             std::vector<sandbox::Endpoint> allow,
+                                                             std::vector<core::Endpoint> allow,
                                                              OnRefused on_refused,
                                                              MayDial may_dial) {
   ::unlink(socket_path.c_str());
@@ -62,8 +62,7 @@ core::Result<std::shared_ptr<EgressProxy>> EgressProxy::open(asio::any_io_execut
 }
 
 EgressProxy::EgressProxy(local::acceptor acceptor, std::string socket_path,
-                         std::vector<sandbox::Endpoint> allow, OnRefused on_refused,
-                         MayDial may_dial)
+                         std::vector<core::Endpoint> allow, OnRefused on_refused, MayDial may_dial)
     : acceptor_(std::move(acceptor)),
       socket_path_(std::move(socket_path)),
       allow_(std::move(allow)),
@@ -140,7 +139,7 @@ asio::awaitable<void> EgressProxy::serve(local::socket socket) {
     co_await say(answer(400, "Bad Request", parsed.error().message));
     co_return;
   }
-  if (!sandbox::allowed(allow_, parsed.value().host, parsed.value().port)) {
+  if (!core::allowed(allow_, parsed.value().host, parsed.value().port)) {
     std::string why = parsed.value().host + ":" + std::to_string(parsed.value().port) +
                       " is not on this session's allow-list";
     refuse(parsed.value().host, parsed.value().port, "not on the allow-list");

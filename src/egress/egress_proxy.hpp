@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "core/capabilities.hpp"
 #include "core/result.hpp"
-#include "sandbox/capabilities.hpp"
 
 namespace wharf::egress {
 
@@ -47,11 +47,11 @@ class EgressProxy : public std::enable_shared_from_this<EgressProxy> {
   // Binds `socket_path` (mode 0600, replacing a stale socket there).
   static core::Result<std::shared_ptr<EgressProxy>> open(asio::any_io_executor executor,
                                                          const std::string& socket_path,
-                                                         std::vector<sandbox::Endpoint> allow,
+                                                         std::vector<core::Endpoint> allow,
                                                          OnRefused on_refused,
                                                          MayDial may_dial = {});
   EgressProxy(asio::local::stream_protocol::acceptor acceptor, std::string socket_path,
-              std::vector<sandbox::Endpoint> allow, OnRefused on_refused, MayDial may_dial);
+              std::vector<core::Endpoint> allow, OnRefused on_refused, MayDial may_dial);
   ~EgressProxy();
   EgressProxy(const EgressProxy&) = delete;
   EgressProxy& operator=(const EgressProxy&) = delete;
@@ -67,7 +67,7 @@ class EgressProxy : public std::enable_shared_from_this<EgressProxy> {
 
   asio::local::stream_protocol::acceptor acceptor_;
   std::string socket_path_;
-  std::vector<sandbox::Endpoint> allow_;
+  std::vector<core::Endpoint> allow_;
   OnRefused on_refused_;
   MayDial may_dial_;
 };

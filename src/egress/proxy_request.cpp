@@ -81,11 +81,11 @@ core::Result<ProxyTarget> parse_proxy_request(std::string_view method, std::stri
 }
 
 core::Result<ProxyTarget> judge_proxy_request(std::string_view method, std::string_view target,
-                                              const std::vector<sandbox::Endpoint>& allow) {
+                                              const std::vector<core::Endpoint>& allow) {
   auto judged = parse_proxy_request(method, target);
   if (!judged) return judged;
   const ProxyTarget& t = judged.value();
-  if (!sandbox::allowed(allow, t.host, t.port))
+  if (!core::allowed(allow, t.host, t.port))
     return core::Error{
         t.host + ":" + std::to_string(t.port) + " is not on this session's allow-list",
         "not_allowed"};

@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/capabilities.hpp"
 #include "core/result.hpp"
-#include "sandbox/capabilities.hpp"
 
 namespace wharf::egress {
 
@@ -35,7 +35,7 @@ core::Result<ProxyTarget> parse_proxy_request(std::string_view method, std::stri
 // Parsed and checked against the list: a host or port off it has code "not_allowed"
 // (answered 403 and recorded).
 core::Result<ProxyTarget> judge_proxy_request(std::string_view method, std::string_view target,
-                                              const std::vector<sandbox::Endpoint>& allow);
+                                              const std::vector<core::Endpoint>& allow);
 
 // Whether a resolved address may be dialled (see above). Text form as asio prints it.
 bool dialable_address(std::string_view ip);

@@ -8,10 +8,10 @@
 namespace wharf::sandbox {
 namespace {
 
-std::vector<Endpoint> endpoints(std::initializer_list<std::string_view> lines) {
-  std::vector<Endpoint> out;
+std::vector<core::Endpoint> endpoints(std::initializer_list<std::string_view> lines) {
+  std::vector<core::Endpoint> out;
   for (std::string_view line : lines) {
-    auto endpoint = endpoint_of(line);
+    auto endpoint = core::endpoint_of(line);
     if (!endpoint) std::abort();  // the table below is ours: a bad line is a bug
     out.push_back(endpoint.value());
   }

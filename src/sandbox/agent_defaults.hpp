@@ -10,12 +10,12 @@
 #include <string_view>
 #include <vector>
 
-#include "sandbox/capabilities.hpp"
+#include "core/capabilities.hpp"
 
 namespace wharf::sandbox {
 
 struct AgentNeeds {
-  std::vector<Endpoint> hosts;
+  std::vector<core::Endpoint> hosts;
   std::vector<std::string> home_paths;  // relative to HOME; files or directories
 };
 

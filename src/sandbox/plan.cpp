@@ -23,7 +23,7 @@ core::Result<std::vector<std::string>> normal_all(const std::vector<std::string>
                                                   std::string_view what) {
   std::vector<std::string> out;
   for (const std::string& path : paths) {
-    auto normal = normal_path(path);
+    auto normal = core::normal_path(path);
     if (!normal)
       return core::Error{std::string(what) + ": " + normal.error().message, "bad_argument"};
     if (normal.value() == "/")
@@ -37,33 +37,34 @@ core::Result<std::vector<std::string>> normal_all(const std::vector<std::string>
 
 }  // namespace
 
-core::Result<Plan> plan_sandbox(const Capabilities& capabilities, const HostLayout& layout,
+core::Result<Plan> plan_sandbox(const core::Capabilities& capabilities, const HostLayout& layout,
                                 const std::string& cwd) {
   auto writable = normal_all(capabilities.writable, "writable");
   if (!writable) return writable.error();
   auto readable = normal_all(capabilities.readable, "readable");
   if (!readable) return readable.error();
-  auto where = normal_path(cwd);
+  auto where = core::normal_path(cwd);
   if (!where) return core::Error{"directory: " + where.error().message, "bad_argument"};
 
   Plan plan;
   plan.cwd = where.value();
-  plan.share_network = capabilities.network == Network::kHost;
+  plan.share_network = capabilities.network == core::Network::kHost;
 
   if (!layout.state_dir.empty()) {
     for (const auto* paths : {&writable.value(), &readable.value()}) {
       for (const std::string& path : *paths) {
-        if (within(path, layout.state_dir))
+        if (core::within(path, layout.state_dir))
           return core::Error{"'" + path + "' is inside wharf's state directory " +
                                  layout.state_dir + ", which no session may reach",
                              "not_permitted"};
       }
     }
   }
-  bool cwd_reachable = std::any_of(writable.value().begin(), writable.value().end(),
-                                   [&](const std::string& p) { return within(plan.cwd, p); }) ||
-                       std::any_of(readable.value().begin(), readable.value().end(),
-                                   [&](const std::string& p) { return within(plan.cwd, p); });
+  bool cwd_reachable =
+      std::any_of(writable.value().begin(), writable.value().end(),
+                  [&](const std::string& p) { return core::within(plan.cwd, p); }) ||
+      std::any_of(readable.value().begin(), readable.value().end(),
+                  [&](const std::string& p) { return core::within(plan.cwd, p); });
   if (!cwd_reachable)
     return core::Error{
         "the session's directory " + plan.cwd + " is neither readable nor writable in its sandbox",
@@ -99,7 +100,7 @@ core::Result<Plan> plan_sandbox(const Capabilities& capabilities, const HostLayo
   for (const std::string& dir : layout.secret_dirs) m.push_back({Mount::Kind::kTmpfs, dir, ""});
   if (!layout.state_dir.empty()) {
     bool exposed = std::any_of(binds.begin(), binds.end(), [&](const Mount& bind) {
-      return within(layout.state_dir, bind.target);
+      return core::within(layout.state_dir, bind.target);
     });
     if (exposed) m.push_back({Mount::Kind::kTmpfs, layout.state_dir, ""});
   }

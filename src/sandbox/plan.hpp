@@ -20,8 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/capabilities.hpp"
 #include "core/result.hpp"
-#include "sandbox/capabilities.hpp"
 
 namespace wharf::sandbox {
 
@@ -51,7 +51,7 @@ struct Plan {
 
 // Refuses what cannot be honoured: a relative or climbing path, a cwd the program could
 // not enter, a declared path inside wharf's state directory.
-core::Result<Plan> plan_sandbox(const Capabilities& capabilities, const HostLayout& layout,
+core::Result<Plan> plan_sandbox(const core::Capabilities& capabilities, const HostLayout& layout,
                                 const std::string& cwd);
 
 // bwrap's arguments for the plan, then `--`, then the program's argv.

@@ -16,10 +16,10 @@
 namespace http = boost::beast::http;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const std::vector<wharf::sandbox::Endpoint> kAllow{
-      wharf::sandbox::endpoint_of("api.anthropic.com").value(),
-      wharf::sandbox::endpoint_of("*.example.com:80").value(),
-      wharf::sandbox::endpoint_of("10.0.0.5:8080").value()};
+  static const std::vector<wharf::core::Endpoint> kAllow{
+      wharf::core::endpoint_of("api.anthropic.com").value(),
+      wharf::core::endpoint_of("*.example.com:80").value(),
+      wharf::core::endpoint_of("10.0.0.5:8080").value()};
   http::request_parser<http::empty_body> parser;
   parser.header_limit(static_cast<std::uint32_t>(wharf::egress::kMaxHeadBytes));
   parser.skip(true);
@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   const auto& target = judged.value();
-  if (!wharf::sandbox::allowed(kAllow, target.host, target.port)) std::abort();
+  if (!wharf::core::allowed(kAllow, target.host, target.port)) std::abort();
   if (!target.tunnel && !target.origin_form.starts_with('/')) std::abort();
   wharf::egress::dialable_address(target.host);
   return 0;

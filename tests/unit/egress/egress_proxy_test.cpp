@@ -22,9 +22,9 @@ namespace asio = boost::asio;
 using asio::ip::tcp;
 using local = asio::local::stream_protocol;
 
-std::vector<sandbox::Endpoint> list(std::initializer_list<const char*> lines) {
-  std::vector<sandbox::Endpoint> out;
-  for (const char* line : lines) out.push_back(sandbox::endpoint_of(line).value());
+std::vector<core::Endpoint> list(std::initializer_list<const char*> lines) {
+  std::vector<core::Endpoint> out;
+  for (const char* line : lines) out.push_back(core::endpoint_of(line).value());
   return out;
 }
 

@@ -11,6 +11,8 @@
 namespace wharf::sandbox {
 namespace {
 
+using namespace wharf::core;  // the capabilities the plans are built from
+
 HostLayout layout() {
   HostLayout l;
   l.system_dirs = {"/usr", "/etc", "/opt"};

@@ -14,7 +14,7 @@
 
 #include "core/result.hpp"
 
-namespace wharf::sandbox {
+namespace wharf::core {
 
 enum class Network {
   kNone,   // its own network namespace with only loopback
@@ -23,7 +23,7 @@ enum class Network {
 };
 
 std::string_view network_name(Network network);
-core::Result<Network> network_of(std::string_view name);
+Result<Network> network_of(std::string_view name);
 
 // One allow-list line: a host name (or `*.example.com` for its subdomains) and a port.
 struct Endpoint {
@@ -33,7 +33,7 @@ struct Endpoint {
 };
 
 // "api.anthropic.com", "api.anthropic.com:443", "*.githubusercontent.com:443".
-core::Result<Endpoint> endpoint_of(std::string_view text);
+Result<Endpoint> endpoint_of(std::string_view text);
 std::string endpoint_text(const Endpoint& endpoint);
 // Whether a CONNECT to host:port is on the list (case-insensitive; a wildcard matches
 // subdomains only, never the bare name or a name that merely ends the same way).
@@ -49,8 +49,8 @@ struct Capabilities {
 
 // A path as capabilities hold it: absolute, no `.`/`..` parts, no doubled or trailing
 // '/'. Returns the normalised form or an error naming the path.
-core::Result<std::string> normal_path(std::string_view path);
+Result<std::string> normal_path(std::string_view path);
 // Whether `path` is `root` or lies under it (both normal).
 bool within(std::string_view path, std::string_view root);
 
-}  // namespace wharf::sandbox
+}  // namespace wharf::core

@@ -1,9 +1,9 @@
 // Capabilities: names, allow-list lines and path rules (see capabilities.hpp).
-#include "sandbox/capabilities.hpp"
+#include "core/capabilities.hpp"
 
 #include <cctype>
 
-namespace wharf::sandbox {
+namespace wharf::core {
 namespace {
 
 std::string lower(std::string_view text) {
@@ -44,15 +44,15 @@ std::string_view network_name(Network network) {
   return "none";
 }
 
-core::Result<Network> network_of(std::string_view name) {
+Result<Network> network_of(std::string_view name) {
   if (name == "none") return Network::kNone;
   if (name == "allow") return Network::kAllow;
   if (name == "host") return Network::kHost;
-  return core::Error{"network is 'none', 'allow' or 'host', not '" + std::string(name) + "'",
-                     "bad_argument"};
+  return Error{"network is 'none', 'allow' or 'host', not '" + std::string(name) + "'",
+               "bad_argument"};
 }
 
-core::Result<Endpoint> endpoint_of(std::string_view text) {
+Result<Endpoint> endpoint_of(std::string_view text) {
   Endpoint endpoint;
   std::string_view host = text;
   if (auto colon = text.rfind(':'); colon != std::string_view::npos) {
@@ -65,18 +65,18 @@ core::Result<Endpoint> endpoint_of(std::string_view text) {
       if (digits) value = value * 10 + static_cast<unsigned>(c - '0');
     }
     if (!digits || value == 0 || value > 65535)
-      return core::Error{"'" + std::string(text) + "': the port is a number from 1 to 65535",
-                         "bad_argument"};
+      return Error{"'" + std::string(text) + "': the port is a number from 1 to 65535",
+                   "bad_argument"};
     endpoint.port = static_cast<std::uint16_t>(value);
   }
   std::string name = lower(host);
   std::string_view checked = name;
   if (checked.starts_with("*.")) checked.remove_prefix(2);
   if (!is_host(checked))
-    return core::Error{"'" + std::string(text) +
-                           "' is not a host name (letters, digits, '-' and '.'; '*.' in front "
-                           "for every subdomain)",
-                       "bad_argument"};
+    return Error{"'" + std::string(text) +
+                     "' is not a host name (letters, digits, '-' and '.'; '*.' in front "
+                     "for every subdomain)",
+                 "bad_argument"};
   endpoint.host = std::move(name);
   return endpoint;
 }
@@ -101,17 +101,16 @@ bool allowed(const std::vector<Endpoint>& allow, std::string_view host, std::uin
   return false;
 }
 
-core::Result<std::string> normal_path(std::string_view path) {
+Result<std::string> normal_path(std::string_view path) {
   if (!path.starts_with('/'))
-    return core::Error{"'" + std::string(path) + "' is not an absolute path", "bad_argument"};
+    return Error{"'" + std::string(path) + "' is not an absolute path", "bad_argument"};
   std::vector<std::string_view> parts;
   std::size_t pos = 0;
   while (pos < path.size()) {
     std::size_t next = path.find('/', pos);
     if (next == std::string_view::npos) next = path.size();
     std::string_view part = path.substr(pos, next - pos);
-    if (part == "..")
-      return core::Error{"'" + std::string(path) + "' climbs with '..'", "bad_argument"};
+    if (part == "..") return Error{"'" + std::string(path) + "' climbs with '..'", "bad_argument"};
     if (!part.empty() && part != ".") parts.push_back(part);
     pos = next + 1;
   }
@@ -129,4 +128,4 @@ bool within(std::string_view path, std::string_view root) {
   return path.size() == root.size() || path[root.size()] == '/';
 }
 
-}  // namespace wharf::sandbox
+}  // namespace wharf::core
