@@ -137,7 +137,7 @@ SCREEN_FUZZ_RUNS ?= 30000
 # alone), so it now runs 4,000, each allowed 25 s: the harness's own 20 s abort still
 # reports a window that never ends.
 WEBSOCKET_FUZZ_RUNS ?= 4000
-FUZZERS := config control_message host_frame image_decode jsonrpc key_names launch output_text query_filter \
+FUZZERS := channel_message config control_message host_frame image_decode jsonrpc key_names launch output_text query_filter \
   proxy_request request_policy router screen status_line vt_parser websocket
 
 fuzz: deps

@@ -18,7 +18,7 @@ const NOTHING = new Uint8Array(0);
 const PANE_REFUSALS = ['bad_feedback', 'too_soon', 'too_many_feedback', 'no_page'];
 // The `error` codes that refuse a `new` (docs/protocol.md): the launcher shows them.
 const NEW_REFUSALS = ['bad_field', 'bad_env', 'bad_directory', 'bad_entry', 'unknown_entry',
-  'not_installed', 'limit_reached', 'start_failed', 'bad_config'];
+  'not_installed', 'limit_reached', 'start_failed', 'bad_config', 'no_sandbox'];
 
 // This tab's window token: 128 random bits in sessionStorage, which a reload keeps and a
 // new tab does not. The daemon keeps a driver's lease for it for a few seconds after its
@@ -314,6 +314,9 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
       case 'status': // what the attached session's program reports (status_strip.js)
         if (attached && msg.session === attached.id) hooks.status?.(msg);
         break;
+      case 'decisions': // every pending decision, on attach and on each change (decision_card.js)
+        hooks.decisions?.(Array.isArray(msg.decisions) ? msg.decisions : []);
+        break;
       case 'pane_feedback': // a pane form was filed
         hooks.paneFiled?.(msg);
         break;
@@ -534,6 +537,7 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
       const msg = { type: 'new' };
       for (const field of ['kind', 'entry', 'cwd', 'name', 'prompt']) if (typeof what?.[field] === 'string' && what[field]) msg[field] = what[field];
       if (what?.env && typeof what.env === 'object' && Object.keys(what.env).length) msg.env = what.env;
+      if (typeof what?.sandbox === 'boolean') msg.sandbox = what.sandbox; // only when the person chose
       if (!wait) { request(msg); return undefined; }
       if (phase !== 'open' || ws?.readyState !== WebSocket.OPEN) return Promise.resolve({ ok: false, code: 'offline', message: 'Not connected to wharf.' });
       pendingNew?.resolve({ ok: false, code: 'superseded', message: '' });
@@ -550,6 +554,14 @@ export function openConnection({ view, status, tabs, hooks = {}, key = new URLSe
     end(id) { send({ type: 'end', session: id }); },
     rename(id, name) { send({ type: 'rename', session: id, name }); },
     take() { send({ type: 'take' }); },
+    // Answers a pending decision; false when there is no connection to send it on.
+    decide(id, approve, note) {
+      if (phase !== 'open' || ws?.readyState !== WebSocket.OPEN) return false;
+      const msg = { type: 'decide', id, approve: approve === true };
+      if (typeof note === 'string' && note.trim()) msg.note = note.trim();
+      send(msg);
+      return true;
+    },
     // A web pane form's fields (pane.js); false when there is no connection to send on.
     paneFeedback(msg) {
       if (phase !== 'open' || ws?.readyState !== WebSocket.OPEN) return false;

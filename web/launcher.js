@@ -4,11 +4,13 @@
 // not installed are shown, disabled, so the person learns they exist) and where
 // (suggestions from /api/dirs; anything inside the workspace can be typed, the daemon
 // checks it), and what `wharf new` also takes: a name, a first prompt, environment
-// variables (KEY=VALUE lines). Starting sends `new` and waits for the daemon's answer
-// with the panel open: a refusal is shown beside the field that caused it (its error
-// code says which), and only a start that worked closes the panel. The defaults stay
-// where they are. Escape, the chevron again, or a click outside close it.
+// variables (KEY=VALUE lines); and it says what the chosen program may do, with "Run in
+// a sandbox" to change that (launcher_sandbox.js). Starting sends `new` and waits for the
+// daemon's answer with the panel open: a refusal is shown beside the field that caused
+// it (its error code says which), and only a start that worked closes the panel. The
+// defaults stay where they are. Escape, the chevron again, or a click outside close it.
 import { keyHeaders } from './credentials.js';
+import { sandboxBlock } from './launcher_sandbox.js';
 
 const GROUPS = [['agent', 'Agents'], ['shell', 'Shells'], ['action', 'Actions']];
 
@@ -102,6 +104,8 @@ export function createLauncher({ key, onLaunch, onOpenChange, focusTerminal }) {
       live[to].focus();
     });
     panel.append(picker);
+    const sandbox = sandboxBlock(fieldError, status?.sandbox);
+    panel.append(sandbox.element);
 
     const label = document.createElement('label');
     label.className = 'launcher-dir';
@@ -180,9 +184,11 @@ export function createLauncher({ key, onLaunch, onOpenChange, focusTerminal }) {
         r.tabIndex = on ? 0 : -1;
       }
       go.textContent = `Start ${name}`;
+      const entry = catalog.find((e) => e.kind === kind && e.name === name);
+      sandbox.show(entry?.capabilities, entry?.capabilities_error);
     }
     const errors = { cwd: dirError, name: nameField.error, prompt: promptField.error, env: envField.error,
-      entry: pickerError,
+      entry: pickerError, sandbox: sandbox.error,
       general: { show(text) { generalError.textContent = text; generalError.hidden = !text; } } };
     function clearErrors() {
       for (const e of Object.values(errors)) e.show('');
@@ -201,6 +207,8 @@ export function createLauncher({ key, onLaunch, onOpenChange, focusTerminal }) {
       const prompt = promptField.input.value;
       if (prompt.trim()) request.prompt = prompt;
       if (Object.keys(env.vars).length) request.env = env.vars;
+      // Only a choice the person made goes out; otherwise the entry's own setting holds.
+      if (sandbox.changed()) request.sandbox = sandbox.wanted();
       starting = true;
       go.disabled = true;
       go.textContent = 'Starting…';
@@ -224,7 +232,7 @@ export function createLauncher({ key, onLaunch, onOpenChange, focusTerminal }) {
       const field = fieldOf(answer);
       errors[field].show(answer.message || answer.code || 'wharf refused to start it.');
       const focusTarget = { cwd: input, name: nameField.input, prompt: promptField.input, env: envField.input,
-        entry: radios.find((r) => r.getAttribute('aria-checked') === 'true') }[field];
+        sandbox: sandbox.toggle, entry: radios.find((r) => r.getAttribute('aria-checked') === 'true') }[field];
       (focusTarget ?? go).focus();
     }
     const first = radios.find((r) => r.dataset.kind === defaultKind && r.dataset.name === defaultName && !r.disabled)
@@ -361,6 +369,7 @@ function fieldOf({ code, message = '' }) {
   if (code === 'bad_directory') return 'cwd';
   if (code === 'bad_env') return 'env';
   if (['unknown_entry', 'not_installed', 'bad_entry'].includes(code)) return 'entry';
+  if (/sandbox/.test(code ?? '') || /\b(sandbox|bubblewrap|bwrap|user namespaces?)\b/i.test(message)) return 'sandbox';
   if (code === 'bad_field') {
     if (/\bprompt\b/.test(message)) return 'prompt';
     if (/\bname\b/.test(message)) return 'name';

@@ -36,6 +36,9 @@ import { installTouchScroll } from './touch_scroll.js';
 import { installPinchZoom } from './pinch_zoom.js';
 import { createWatchBar } from './watch_view.js';
 import { keepShell } from './offline.js';
+// -- sandboxes: what a session may do, and the guarded commands waiting for a person --
+import { learnHome } from './capabilities.js';
+import { createDecisionCard } from './decision_card.js';
 
 let connection = null; // the buttons below exist before the socket does
 let launcher = null; // the empty state's "Choose…" opens it
@@ -86,6 +89,11 @@ tabs.tools.append(activity.bell, settings.button, power.element);
 const pane = createPane({ send: (msg) => connection?.paneFeedback(msg) ?? false, focusTerminal: view.focus });
 tabs.tools.prepend(pane.toggle);
 const strip = createStatusStrip(document.getElementById('status-strip'));
+// Pending decisions: a card over the terminal, a count on the other tabs and in the picker.
+const decisionCard = createDecisionCard({
+  onDecide: (id, approve, note) => connection?.decide(id, approve, note) ?? false,
+  onSelect: ask('select'), focusTerminal: view.focus,
+});
 
 // -- the terminal's companions: the clipboard (OSC 52) and the composer below it --
 installClipboard(view);
@@ -131,17 +139,23 @@ const bar = {
     tabs.update(state); activity.update(state); power.update(state); composer.update(state); pane.update(state);
     sessionNames = new Map((state.sessions ?? []).map((s) => [s.id, s.name]));
     sessionActivity = new Map((state.sessions ?? []).map((s) => [s.id, s.activity]));
-    picker.update(state); watchBar?.update(state);
+    picker.update(state); watchBar?.update(state); decisionCard.update(state);
+    if ('attachedId' in state) strip.capabilities(state.sessions?.find((s) => s.id === state.attachedId)?.capabilities);
   },
 };
 const hooks = {
   up: (hello) => { looking.connected(); curtain.up(); settings.refresh(); power.setKeepsSessions(hello?.keeps_sessions === true); keepShell(); },
-  down: () => { launcher.close(); curtain.down(); },
+  down: () => { launcher.close(); curtain.down(); hooks.decisions([]); }, // the list comes again on attach
   stopping: (kept) => curtain.stopping(kept),
   keyRotated: () => curtain.keyRotated(),
   deviceRevoked: () => curtain.deviceRevoked(),
   pane: (msg) => pane.pane(msg),
-  status: (msg) => strip.status(msg),
+  status: (msg) => { learnHome(msg?.status); strip.status(msg); },
+  decisions: (list) => {
+    decisionCard.decisions(list);
+    const pending = decisionCard.counts();
+    tabs.update({ pending }); picker.update({ pending });
+  },
   endedShow: (record) => endedView.show(record),
   endedHide: () => endedView.hide(),
   paneFiled: (msg) => pane.filed(msg),

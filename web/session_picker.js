@@ -15,6 +15,7 @@
 //   changes live while open; the ages tick while it is open and nowhere else.
 // - It only asks (onSelect, onNew, onChoose); the connection does the rest.
 import { accentOf, button, icon } from './tab_bar.js';
+import { describe as describeCapabilities, lockIcon } from './capabilities.js';
 
 const TICK_MS = 15000; // how often the ages are redrawn while the sheet is open
 const LIST = 'M3 4h10M3 8h10M3 12h10';
@@ -75,7 +76,7 @@ export function createSessionPicker({ onSelect, onNew, onChoose, focusTerminal, 
   openerCount.setAttribute('aria-hidden', 'true');
   opener.append(icon(LIST), openerCount);
 
-  let last = { sessions: [], ended: [], attachedId: null, viewingId: null };
+  let last = { sessions: [], ended: [], attachedId: null, viewingId: null, pending: new Map() };
   let tick = 0;
   let giveFocusBack = true;
 
@@ -112,9 +113,28 @@ export function createSessionPicker({ onSelect, onNew, onChoose, focusTerminal, 
     const when = document.createElement('span');
     when.className = 'picker-age';
     when.dataset.created = String(session.created ?? '');
+    // Sandbox or not (capabilities.js), and decisions it waits on (decision_card.js).
+    const caps = ended ? null : describeCapabilities(session.capabilities);
+    const pending = ended ? 0 : last.pending.get(session.id) ?? 0;
+    // Both lead the second line, whose end an ellipsis may cut.
+    if (caps) {
+      const mark = document.createElement('span');
+      mark.className = 'picker-sandbox';
+      mark.dataset.sandboxed = String(caps.sandboxed);
+      if (caps.sandboxed) mark.append(lockIcon());
+      mark.append(caps.mark);
+      what.prepend(mark);
+    }
+    if (pending) {
+      const asks = document.createElement('span');
+      asks.className = 'picker-decisions';
+      asks.textContent = pending === 1 ? '1 decision' : `${pending} decisions`;
+      what.prepend(asks);
+    }
     meta.append(badge, when);
     b.append(chip, main, meta);
-    b.setAttribute('aria-description', [STATE_SAID[state], session.shared_shell ? 'the shared shell' : null]
+    b.setAttribute('aria-description', [STATE_SAID[state], session.shared_shell ? 'the shared shell' : null,
+      pending ? `${pending} decision${pending === 1 ? '' : 's'} waiting` : null, caps ? caps.line : null]
       .filter(Boolean).join(', '));
     // The press must not move the focus anywhere the soft keyboard could follow.
     b.addEventListener('click', () => {
@@ -208,6 +228,7 @@ export function createSessionPicker({ onSelect, onNew, onChoose, focusTerminal, 
         ended: Array.isArray(state.ended) ? state.ended : last.ended,
         attachedId: 'attachedId' in state ? state.attachedId : last.attachedId,
         viewingId: 'viewingId' in state ? state.viewingId : last.viewingId,
+        pending: state.pending instanceof Map ? state.pending : last.pending,
       };
       if (dialog.open) render();
       else openerCount.textContent = String(last.sessions.length);

@@ -8,6 +8,13 @@
 // terminal refits when it appears or goes. It never takes focus or clicks. For screen
 // readers it is a status region that does not announce each change (the duration moves
 // after every command); only a command that failed is said, once, politely.
+//
+// It also says whether the session runs in a sandbox and what that allows
+// (capabilities.js): a sandboxed session's lock comes first and shows the strip even
+// when its program reports nothing; "no sandbox" only joins the end of a strip that shows
+// anyway, so a machine without sandboxes does not grow a line on every tab to say so.
+import { describe as describeCapabilities, lockIcon } from './capabilities.js';
+
 export function createStatusStrip(root) {
   root.setAttribute('role', 'status');
   root.setAttribute('aria-live', 'off');
@@ -20,6 +27,8 @@ export function createStatusStrip(root) {
   root.append(line, said);
   let shownFor = null; // the session whose status is shown
   let lastFailure = null;
+  let lastStatus = {}; // the attached session's report, redrawn when its capabilities change
+  let capabilities = null; // the attached session's, as the daemon sent them
 
   function setShown(visible) {
     root.hidden = !visible;
@@ -36,6 +45,7 @@ export function createStatusStrip(root) {
   }
 
   function render(status) {
+    lastStatus = status;
     const parts = [];
     if (typeof status.cwd_short === 'string' && status.cwd_short) {
       parts.push(part(status.cwd_short, 'cwd', status.cwd));
@@ -66,6 +76,19 @@ export function createStatusStrip(root) {
       }
       if (agent.version) parts.push(part(`${agent.agent ?? 'agent'} ${agent.version}`, 'version'));
     }
+    const reported = parts.length > 0;
+    const caps = describeCapabilities(capabilities); // here: paths shorten once HOME is known
+    if (caps?.sandboxed) {
+      // First, so that a narrow strip cuts the directory rather than the lock; a phone
+      // shows only the word (sandbox.css), the details being in every other place.
+      const lock = part('sandbox', 'sandbox', caps.line);
+      const detail = document.createElement('span');
+      detail.className = 'strip-detail';
+      detail.textContent = `: ${caps.writes.replace(': ', ' ')}, ${caps.network.replace(': ', ' ')}`;
+      lock.prepend(lockIcon());
+      lock.append(detail);
+      parts.unshift(lock);
+    } else if (caps && reported) parts.push(part('no sandbox', 'nosandbox', caps.line));
     line.replaceChildren();
     parts.forEach((p, i) => {
       if (i > 0) line.append(part(' · ', 'sep'));
@@ -86,10 +109,17 @@ export function createStatusStrip(root) {
       shownFor = msg.session;
       render(msg.status && typeof msg.status === 'object' ? msg.status : {});
     },
+    // The attached session's `capabilities` (from the session list); null: none known.
+    capabilities(value) {
+      if (JSON.stringify(value ?? null) === JSON.stringify(capabilities)) return;
+      capabilities = value ?? null;
+      render(lastStatus);
+    },
     // Attached to nothing (or to another session, until its status arrives).
     clear() {
       shownFor = null;
       lastFailure = null;
+      lastStatus = {};
       line.replaceChildren();
       said.textContent = '';
       setShown(false);

@@ -20,6 +20,7 @@
 // Clicks never leave the focus on the bar (keystrokes belong to the terminal), except
 // for the rename field and the panels opened from it, which keep theirs.
 import { createTabDrag } from './tab_drag.js';
+import { describe as describeCapabilities, lockMark } from './capabilities.js';
 
 // A stable colour per session, spread round the hue circle by the golden angle so
 // neighbours (consecutive ids) never look alike.
@@ -158,10 +159,15 @@ export function createTabBar(el, {
     const state = describeActivity(session.activity);
     const driven = drivenElsewhere ? 'driven by another window' : null;
     const shared = session.shared_shell ? 'the shared shell' : null;
-    const extra = [shared, state, driven].filter(Boolean).join(', ');
-    if (extra) name.setAttribute('aria-description', extra);
+    // What it may do (capabilities.js) and the decisions it waits on (decision_card.js).
+    const caps = describeCapabilities(session.capabilities);
+    const pending = last.pending?.get?.(session.id) ?? 0;
+    const asks = pending ? `${pending} decision${pending === 1 ? '' : 's'} waiting` : null;
+    const extra = [shared, state, driven, asks].filter(Boolean).join(', ');
+    const description = [extra, caps?.sandboxed ? 'in a sandbox' : null].filter(Boolean).join(', ');
+    if (description) name.setAttribute('aria-description', description);
     name.title = `${session.name}${what ? ` — ${what}` : ''}${extra ? ` (${extra})` : ''}\n`
-      + 'Double-click to rename, drag (or touch and hold) to reorder';
+      + `${caps ? `${caps.line}\n` : ''}Double-click to rename, drag (or touch and hold) to reorder`;
     name.addEventListener('click', (event) => {
       if (suppressClick) { event.preventDefault(); return; }
       if (event.detail === 1) singleClickOn = session.id;
@@ -181,6 +187,15 @@ export function createTabBar(el, {
       shared.title = 'The shared shell: programs and agents run commands here while you watch';
       shared.setAttribute('aria-hidden', 'true');
       tab.append(shared);
+    }
+    if (caps?.sandboxed) tab.append(lockMark(caps, 'tab-sandbox'));
+    if (pending && !current) {
+      const badge = document.createElement('span');
+      badge.className = 'tab-decisions';
+      badge.textContent = String(pending);
+      badge.title = asks;
+      badge.setAttribute('aria-hidden', 'true'); // the tab's description says it
+      tab.append(badge);
     }
     if (drivenElsewhere) {
       const marker = document.createElement('span');

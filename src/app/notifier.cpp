@@ -85,6 +85,7 @@ Notification Notifier::build(const NotifyEvent& event) const {
       note.message = "Its output stopped after a stretch of work.";
       break;
   }
+  if (!event.said.empty()) note.message = event.said;
   note.message += " (session " + std::to_string(event.session) + ")";
   if (options_.include_screen) {
     std::string tail = screen_tail(event.screen_lines);

@@ -31,6 +31,9 @@ struct NotifyEvent {
   bool looked_at = false;    // a window attached to it is visible and focused
   // The visible rows, only filled when wants_screen(): nothing else reads them.
   std::vector<std::string> screen_lines;
+  // The session's own words in place of the stock sentence ("Approve? git push origin
+  // main" for a pending decision); "" for the stock one.
+  std::string said = {};
 };
 
 struct NotifierOptions {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -60,8 +61,9 @@ struct StartRequest {
   std::string prompt;  // the first message, for agents that take one
   std::string name;    // the tab's name; empty: the default name
   core::TerminalSize size;
-  std::string owner = "key";  // who starts it: core/ownership.hpp's creator_label
-  bool shared_shell = false;  // the shell programs use when they name no session
+  std::string owner = "key";    // who starts it: core/ownership.hpp's creator_label
+  bool shared_shell = false;    // the shell programs use when they name no session
+  std::optional<bool> sandbox;  // this session in a sandbox or not; unset: the entry's word
 };
 
 // The catalog entry a request names; with none named, the default entry, else the

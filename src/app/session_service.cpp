@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <boost/asio/post.hpp>
+#include <boost/json/serialize.hpp>
 #include <charconv>
 #include <csignal>
 #include <filesystem>
@@ -91,6 +92,7 @@ core::WindowId SessionService::add_window(std::weak_ptr<WindowListener> listener
 
 void SessionService::remove_window(core::WindowId window) {
   windows_.remove(window);
+  input_audit_.forget_window(window);
 }
 
 core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest& request) {
@@ -111,8 +113,28 @@ core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest&
   }
 
   SpawnPlan spawn = plan_spawn(defaults_, request, decision, id.value());
+  // The sandbox, when there is one, is made before the program starts: its sockets must
+  // be there when it first connects. Any refusal leaves nothing behind.
+  auto capabilities = capabilities_for(entry, request.sandbox);
+  if (!capabilities) {
+    registry_.remove(id.value());
+    return capabilities.error();
+  }
+  if (capabilities.value().sandboxed) {
+    std::string dir = (options_.sandbox.sessions_dir / std::to_string(id.value())).string();
+    auto wrapped = sandboxed_spawn(spawn.spec, capabilities.value(), options_.sandbox.site, dir);
+    core::Status opened = wrapped ? open_sandbox(id.value(), run_id_, capabilities.value())
+                                  : core::Status(wrapped.error());
+    if (!opened) {
+      registry_.remove(id.value());
+      close_sandbox(id.value());
+      return opened.error();
+    }
+    spawn.spec = std::move(wrapped.value());
+  }
   const pty::SpawnSpec& spec = spawn.spec;
   registry_.set_origin(id.value(), request.owner, request.shared_shell);
+  registry_.set_capabilities(id.value(), capabilities.value());
   const core::SessionEntry* registered = registry_.find(id.value());
   core::host::SpawnRequest host_request{
       .program = spec.program,
@@ -134,13 +156,15 @@ core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest&
                .shared_shell = registered->shared_shell,
                .shell_integration = spawn.shell_integration,
                .position = static_cast<std::int64_t>(registry_.live_count()),
-               .keep_screen = entry.keep_screen},
+               .keep_screen = entry.keep_screen,
+               .capabilities = capabilities.value()},
   };
   auto connection =
       host::launch_host(host_request, host_socket(id.value()),
                         "wharf-host: " + std::to_string(id.value()) + " " + registered->name());
   if (!connection) {
     registry_.remove(id.value());
+    close_sandbox(id.value());
     return core::Error{connection.error().message, "start_failed"};
   }
   if (entry.kind == core::EntryKind::kAgent) agents_started_.insert(entry.name);
@@ -149,10 +173,11 @@ core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest&
       std::make_shared<Session>(io_, id.value(), entry.name, std::move(connection.value()));
   session->set_shell_integration(spawn.shell_integration);
   add_session(session);
-  spdlog::info("session {} started: {} {} (pid {}) in {}{}{}", id.value(),
+  spdlog::info("session {} started: {} {} (pid {}) in {}{}{}{}", id.value(),
                core::kind_name(entry.kind), entry.name, session->pid(), spec.cwd,
                decision.plan.resumed ? ", resuming" : "",
-               decision.plan.context ? ", with note" : "");
+               decision.plan.context ? ", with note" : "",
+               capabilities.value().sandboxed ? ", in a sandbox" : "");
   if (store_ != nullptr) {
     auto recorded = store_->session_started(
         run_id_, store::SessionRecord{.session_id = id.value(),
@@ -163,7 +188,9 @@ core::Result<std::shared_ptr<Session>> SessionService::start(const StartRequest&
                                       .cwd = spec.cwd,
                                       .owner = request.owner,
                                       .env_names = spawn.env_names,
-                                      .created_at_ms = registered->created_ms});
+                                      .created_at_ms = registered->created_ms,
+                                      .capabilities_json = boost::json::serialize(
+                                          core::capabilities_object(capabilities.value()))});
     if (!recorded) spdlog::warn("store: {}", recorded.error().message);
   }
   announce_list();
@@ -418,6 +445,7 @@ core::Status SessionService::input(core::WindowId window, core::SessionId id,
     return core::Error{"the session is not taking input (ended, or not reading)", "input_refused"};
   }
   windows_.mark_used(window);
+  input_audit_.window_input(window, id, now_ms());
   return core::ok_status();
 }
 
@@ -545,6 +573,9 @@ void SessionService::on_session_finished(core::SessionId id, const core::ExitSta
   auto it = sessions_.find(id);
   if (it == sessions_.end()) return;
   if (notifier_ != nullptr) notifier_->forget(id);
+  decisions_.withdraw_session(id);
+  close_sandbox(id);
+  input_audit_.forget_session(id);
   std::shared_ptr<Session> session = it->second;
   std::optional<core::SessionId> next = registry_.neighbour(id);
   bool requested = ended_by_request_.erase(id) > 0;
@@ -614,7 +645,8 @@ OutputChunk SessionService::sessions_list() const {
                                         .windows = e->windows.size(),
                                         .activity = std::string(core::activity_name(
                                             session ? session->activity() : core::Activity::kIdle)),
-                                        .shared_shell = e->shared_shell});
+                                        .shared_shell = e->shared_shell,
+                                        .capabilities = e->capabilities});
   }
   std::vector<core::EndedSummary> ended;
   ended.reserve(ended_.size());

@@ -20,11 +20,15 @@
 #include <string>
 #include <vector>
 
+#include "app/decision_desk.hpp"
+#include "app/input_audit.hpp"
 #include "app/notifier.hpp"
 #include "app/pane_store.hpp"
+#include "app/sandbox_launch.hpp"
 #include "app/saved_defaults.hpp"
 #include "app/session.hpp"
 #include "app/session_launch.hpp"
+#include "app/session_sandbox.hpp"
 #include "app/window_set.hpp"
 #include "core/catalog.hpp"
 #include "core/env_spec.hpp"
@@ -34,6 +38,7 @@
 #include "core/result.hpp"
 #include "core/session_registry.hpp"
 #include "host/host_launch.hpp"
+#include "sandbox/resolve.hpp"
 
 namespace wharf::store {
 class MetadataStore;
@@ -44,6 +49,13 @@ namespace wharf::app {
 class DeviceService;
 
 inline constexpr std::chrono::milliseconds kDefaultDriverGrace{10000};
+
+// What sandboxed sessions need of the machine and the config (app/sandbox_launch.hpp).
+struct SandboxOptions {
+  SandboxSite site;
+  sandbox::ResolveContext resolve;
+  std::filesystem::path sessions_dir;  // <state>/sandbox: one directory per session
+};
 
 struct ServiceOptions {
   std::size_t max_sessions = core::kDefaultMaxSessions;
@@ -64,6 +76,9 @@ struct ServiceOptions {
   // How long a driving window that went away keeps its lease for its own return
   // (core/session_registry.hpp, "Driver grace"; `[sessions] driver_grace_ms`); 0: none.
   std::chrono::milliseconds driver_grace{kDefaultDriverGrace};
+  // How long a pending decision waits for an answer (`[sandbox] decision_expiry_seconds`).
+  std::chrono::seconds decision_expiry{core::kDefaultDecisionExpiry};
+  SandboxOptions sandbox;
 };
 
 struct LaunchStatus {
@@ -133,11 +148,25 @@ class SessionService {
   core::Status take(core::WindowId window, core::SessionId session);
   // A person at `window` looked at the session: its finished/waiting light goes out.
   core::Status seen(core::WindowId window, core::SessionId session);
+  // What a session of `entry` may do (sandbox/resolve.hpp): the launcher's preview and
+  // the session's own, through one function. `requested`: the request's sandbox field.
+  core::Result<core::Capabilities> capabilities_for(const core::CatalogEntry& entry,
+                                                    std::optional<bool> requested = {}) const;
+  // {"available": bool, "missing": why not (absent when available), "default": bool}.
+  boost::json::object sandbox_status() const;
   // `wharf notify waiting|finished`; also a notification that leaves the page.
   core::Status mark_activity(core::SessionId session, core::Activity activity);
   // Notifications that leave the page (app/notifier.hpp, session_service_notify.cpp):
   // the notifier hears each session that waits or finished; null: none is sent.
-  void set_notifier(Notifier* notifier) { notifier_ = notifier; }
+  void set_notifier(Notifier* notifier) {
+    notifier_ = notifier;
+    decisions_.set_notifier(notifier);
+  }
+  // Pending decisions (app/decision_desk.hpp, session_service_decisions.cpp): every
+  // window hears the list when it changes; a session's are withdrawn when it ends.
+  DecisionDesk& decisions() { return decisions_; }
+  // Input attribution for the audit (app/input_audit.hpp); windows are counted in input().
+  InputAudit& input_audit() { return input_audit_; }
   // The `looking` message: whether the window's page is visible and focused.
   void set_looking(core::WindowId window, bool looking) { windows_.set_looking(window, looking); }
   // Whether a window attached to the session is looking at it now.
@@ -270,6 +299,26 @@ class SessionService {
   std::vector<EndedSession> ended_;  // oldest first
   std::map<core::SessionId, std::shared_ptr<asio::steady_timer>> ended_timers_;
   PaneStore panes_{options_.panes_dir, options_.pane_max_bytes};
+  // Last, so they go first: their callbacks reach the members above.
+  std::optional<DecisionSessionView> decision_view(core::SessionId id) const;
+  void announce_decisions();
+  InputAudit input_audit_{store_, [this](core::SessionId id) {
+                            auto session = find(id);
+                            return session ? session->meta().run_id : std::int64_t{0};
+                          }};
+  DecisionDesk decisions_{io_,
+                          options_.decision_expiry,
+                          store_,
+                          run_id_,
+                          [this](core::SessionId id) { return decision_view(id); },
+                          [this] { announce_decisions(); }};
+  // Sandboxed sessions' outside parts (session_service_sandbox.cpp); after the desk, so
+  // they close (withdrawing their decisions) before it goes.
+  SessionChannelHooks channel_hooks(core::SessionId id);
+  core::Status open_sandbox(core::SessionId id, std::int64_t run,
+                            const core::Capabilities& capabilities);
+  void close_sandbox(core::SessionId id);
+  std::map<core::SessionId, std::unique_ptr<SessionSandbox>> sandboxes_;
 };
 
 std::int64_t now_ms();

@@ -87,6 +87,7 @@ void SessionService::adopt(std::vector<host::HostConnection> hosts) {
     entry.created_ms = meta.created_ms;
     entry.creator = meta.creator;
     entry.shared_shell = meta.shared_shell;
+    entry.capabilities = meta.capabilities;
     if (auto restored = registry_.restore(entry); !restored) {
       spdlog::warn("session {}: {}; its host is left running", meta.id, restored.error().message);
       ::close(found.fd);
@@ -108,6 +109,11 @@ void SessionService::adopt(std::vector<host::HostConnection> hosts) {
                                             std::to_string(run_id_), now_ms());
       if (!recorded) spdlog::warn("store: {}", recorded.error().message);
     }
+    // Its sockets went with the daemon that made them; the program finds them again at
+    // the same place (the directory is bound, not the sockets).
+    if (auto opened = open_sandbox(meta.id, meta.run_id, meta.capabilities); !opened)
+      spdlog::warn("session {}: its sandbox's proxy and channel are gone: {}", meta.id,
+                   opened.error().message);
     add_session(session);
   }
   sync_meta();

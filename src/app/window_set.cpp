@@ -63,6 +63,12 @@ void WindowSet::tell_pane(core::SessionId session) const {
     if (auto listener = weak.lock()) listener->on_pane_changed(session);
 }
 
+void WindowSet::tell_decisions(const OutputChunk& message) const {
+  auto windows = windows_;
+  for (auto& [id, weak] : windows)
+    if (auto listener = weak.lock()) listener->on_decisions_changed(message);
+}
+
 void WindowSet::tell_stopping() const {
   auto windows = windows_;
   for (auto& [id, weak] : windows)

@@ -38,6 +38,9 @@ class WindowListener {
   // The session's web pane changed (published or cleared); a window showing it asks
   // SessionService::pane_message for the news. Windows with no pane ignore it.
   virtual void on_pane_changed(core::SessionId /*session*/) {}
+  // The pending decisions changed (app/decision_desk.hpp): `message` is the protocol's
+  // `decisions` message, built once for every window.
+  virtual void on_decisions_changed(const OutputChunk& /*message*/) {}
 };
 
 class WindowSet {
@@ -60,6 +63,7 @@ class WindowSet {
   void tell_key_rotated() const;
   void tell_device_revoked(std::int64_t device) const;
   void tell_pane(core::SessionId session) const;
+  void tell_decisions(const OutputChunk& message) const;
   // One chime for all the windows of this daemon: the one used last, else any.
   void chime(core::SessionId session) const;
 

@@ -15,12 +15,14 @@ namespace wharf::cli {
 
 std::span<const Command> all_commands() {
   static const std::array kCommands{
-      kServeCommand,      kOpenCommand,     kLsCommand,         kNewCommand,     kKillCommand,
-      kReadScreenCommand, kSendKeysCommand, kSendTextCommand,   kRunCommand,     kWaitCommand,
-      kRenameCommand,     kReorderCommand,  kAttachCommand,     kHistoryCommand, kAgentCommand,
-      kCwdCommand,        kMcpCommand,      kNotifyCommand,     kPaneCommand,    kRestartCommand,
-      kKeyCommand,        kConfigCommand,   kCompletionCommand, kServiceCommand, kStatusLineCommand,
-      kPairCommand,       kDevicesCommand,  kSandboxRunCommand};
+      kServeCommand,      kOpenCommand,       kLsCommand,         kNewCommand,
+      kKillCommand,       kReadScreenCommand, kSendKeysCommand,   kSendTextCommand,
+      kRunCommand,        kWaitCommand,       kRenameCommand,     kReorderCommand,
+      kAttachCommand,     kHistoryCommand,    kAgentCommand,      kCwdCommand,
+      kMcpCommand,        kNotifyCommand,     kPaneCommand,       kRestartCommand,
+      kKeyCommand,        kConfigCommand,     kCompletionCommand, kServiceCommand,
+      kStatusLineCommand, kPairCommand,       kDevicesCommand,    kSandboxRunCommand,
+      kDecisionsCommand};
   return kCommands;
 }
 

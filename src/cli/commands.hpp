@@ -32,6 +32,7 @@ extern const Command kRestartCommand;
 extern const Command kKeyCommand;
 extern const Command kPairCommand;
 extern const Command kDevicesCommand;
+extern const Command kDecisionsCommand;
 extern const Command kLsCommand;
 extern const Command kMcpCommand;
 extern const Command kNewCommand;

@@ -31,6 +31,7 @@
 #include "app/web_push_channel.hpp"
 #include "cli/daemon_devices.hpp"
 #include "cli/daemon_notifications.hpp"
+#include "cli/daemon_sandbox.hpp"
 #include "cli/daemon_takeover.hpp"
 #include "cli/daemon_tls.hpp"
 #include "cli/listen_addresses.hpp"
@@ -363,7 +364,17 @@ int run_daemon(const DaemonOptions& options) {
           .panes_dir = paths.state_dir / "pane",
           .pane_max_bytes = file.pane_max_bytes.value_or(core::kDefaultPaneMaxBytes),
           .driver_grace = file.driver_grace_ms ? std::chrono::milliseconds(*file.driver_grace_ms)
-                                               : app::kDefaultDriverGrace},
+                                               : app::kDefaultDriverGrace,
+          .decision_expiry = std::chrono::seconds(file.sandbox.decision_expiry_seconds.value_or(
+              static_cast<unsigned>(core::kDefaultDecisionExpiry.count()))),
+          .sandbox = sandbox_options(
+              file, SandboxInputs{.state_dir = paths.state_dir,
+                                  .home = account.home,
+                                  .workspace = workspace.string(),
+                                  .wharf_binary = exe_ec ? std::string() : self_binary.string(),
+                                  .exposed = {note.value().path, agent_settings, opencode_plugin,
+                                              integration_dir},
+                                  .session_path = session_path})},
       &store.value(), run.value().run_id);
   if (auto chosen = choose_defaults(sessions, options, file, paths.defaults_file(), restarted);
       !chosen)

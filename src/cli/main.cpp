@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/guard_shim.hpp"
 #include "core/version.hpp"
 #include "host/session_host.hpp"
 
@@ -70,6 +71,10 @@ bool unknown_verb(CLI::App& app, std::string_view word) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Inside a sandbox this binary stands in for git and gh (cli/guard_shim.hpp): their
+  // command lines are theirs, never wharf's.
+  if (argc >= 1 && wharf::cli::is_guard_shim(argv[0]))
+    return wharf::cli::run_guard_shim(argc, argv);
   // A session host (host/session_host.hpp) is started by the daemon, never by hand, so
   // it is no verb users see.
   if (argc >= 2 && std::string_view(argv[1]) == "host") return wharf::host::run_host(argc, argv);

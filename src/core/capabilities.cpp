@@ -1,6 +1,7 @@
 // Capabilities: names, allow-list lines and path rules (see capabilities.hpp).
 #include "core/capabilities.hpp"
 
+#include <boost/json/array.hpp>
 #include <cctype>
 
 namespace wharf::core {
@@ -126,6 +127,62 @@ bool within(std::string_view path, std::string_view root) {
   if (root == "/") return path.starts_with('/');
   if (!path.starts_with(root)) return false;
   return path.size() == root.size() || path[root.size()] == '/';
+}
+
+boost::json::object capabilities_object(const Capabilities& capabilities) {
+  boost::json::object out{{"sandboxed", capabilities.sandboxed}};
+  if (!capabilities.sandboxed) return out;
+  boost::json::array writable, readable, allow;
+  for (const std::string& path : capabilities.writable) writable.emplace_back(path);
+  for (const std::string& path : capabilities.readable) readable.emplace_back(path);
+  for (const Endpoint& endpoint : capabilities.allow) allow.emplace_back(endpoint_text(endpoint));
+  out["writable"] = std::move(writable);
+  out["readable"] = std::move(readable);
+  out["network"] = network_name(capabilities.network);
+  out["allow"] = std::move(allow);
+  return out;
+}
+
+Result<Capabilities> capabilities_from(const boost::json::value& value) {
+  const boost::json::object* object = value.if_object();
+  if (object == nullptr) return Error{"capabilities: not an object", "bad_field"};
+  Capabilities out;
+  const boost::json::value* sandboxed = object->if_contains("sandboxed");
+  if (sandboxed == nullptr || !sandboxed->is_bool())
+    return Error{"capabilities: 'sandboxed' is true or false", "bad_field"};
+  out.sandboxed = sandboxed->as_bool();
+  if (!out.sandboxed) return out;
+  auto paths = [&](const char* key, std::vector<std::string>& into) -> Status {
+    const boost::json::value* list = object->if_contains(key);
+    if (list == nullptr || !list->is_array())
+      return Error{std::string("capabilities: '") + key + "' is a list of paths", "bad_field"};
+    for (const boost::json::value& item : list->as_array()) {
+      if (!item.is_string())
+        return Error{std::string("capabilities: '") + key + "' holds paths", "bad_field"};
+      auto normal = normal_path(std::string_view(item.as_string()));
+      if (!normal) return normal.error();
+      into.push_back(normal.value());
+    }
+    return std::monostate{};
+  };
+  if (auto read = paths("writable", out.writable); !read) return read.error();
+  if (auto read = paths("readable", out.readable); !read) return read.error();
+  const boost::json::value* network = object->if_contains("network");
+  if (network == nullptr || !network->is_string())
+    return Error{"capabilities: 'network' is none, allow or host", "bad_field"};
+  auto named = network_of(std::string_view(network->as_string()));
+  if (!named) return named.error();
+  out.network = named.value();
+  const boost::json::value* allow = object->if_contains("allow");
+  if (allow == nullptr || !allow->is_array())
+    return Error{"capabilities: 'allow' is a list of host:port lines", "bad_field"};
+  for (const boost::json::value& item : allow->as_array()) {
+    if (!item.is_string()) return Error{"capabilities: 'allow' holds host:port lines", "bad_field"};
+    auto endpoint = endpoint_of(std::string_view(item.as_string()));
+    if (!endpoint) return endpoint.error();
+    out.allow.push_back(endpoint.value());
+  }
+  return out;
 }
 
 }  // namespace wharf::core

@@ -7,6 +7,8 @@
 // are resolved by the caller before a Capabilities is built.
 #pragma once
 
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -45,7 +47,15 @@ struct Capabilities {
   std::vector<std::string> readable;  // bound read-only, besides the system baseline
   Network network = Network::kNone;
   std::vector<Endpoint> allow;  // with kAllow
+  friend bool operator==(const Capabilities&, const Capabilities&) = default;
 };
+
+// The JSON every door shows (`capabilities` in session lists and catalog entries): with
+// sandboxed false, only that field, since nothing is enforced; else the paths, the
+// network and the allow list as "host:port" lines. The host keeps the same text in its
+// metadata, so a daemon that takes a session over rebuilds it with capabilities_from().
+boost::json::object capabilities_object(const Capabilities& capabilities);
+Result<Capabilities> capabilities_from(const boost::json::value& value);
 
 // A path as capabilities hold it: absolute, no `.`/`..` parts, no doubled or trailing
 // '/'. Returns the normalised form or an error naming the path.

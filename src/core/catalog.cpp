@@ -183,6 +183,7 @@ Result<Catalog> Catalog::build(const Config& config, const ProgramFinder& find_p
     }
     entry->enabled = agent.enabled;
     entry->keep_screen = agent.keep_screen;
+    entry->sandbox = agent.sandbox;
     entry->args.insert(entry->args.end(), agent.extra_args.begin(), agent.extra_args.end());
     if (agent.prompt) {
       entry->prompt = *agent.prompt;
@@ -194,6 +195,16 @@ Result<Catalog> Catalog::build(const Config& config, const ProgramFinder& find_p
     }
   }
 
+  for (const EntryConfig& shell : config.shells) {
+    auto existing = std::find_if(catalog.entries_.begin(), catalog.entries_.end(), [&](auto& e) {
+      return e.kind == EntryKind::kShell && e.name == shell.name;
+    });
+    if (existing == catalog.entries_.end())
+      return at(shell.line, "[shells." + shell.name + "]: wharf knows no shell of that name (" +
+                                "bash, zsh, fish, sh, dash, ksh)");
+    existing->sandbox = shell.sandbox;
+  }
+
   for (const EntryConfig& action : config.actions) {
     if (action.argv.empty() && !action.shell_command)
       return at(action.line, "[actions." + action.name + "] needs 'argv' (or 'shell')");
@@ -202,7 +213,8 @@ Result<Catalog> Catalog::build(const Config& config, const ProgramFinder& find_p
                        .interactive = action.interactive,
                        .enabled = action.enabled,
                        .keep_screen = action.keep_screen,
-                       .builtin = false};
+                       .builtin = false,
+                       .sandbox = action.sandbox};
     place_program(entry, action, find_program);
     catalog.entries_.push_back(std::move(entry));
   }

@@ -56,6 +56,9 @@ struct CatalogEntry {
   bool enabled = true;      // turned off in the config
   bool keep_screen = true;  // its last screen is kept when a session ends
   bool builtin = true;
+  // What the operator declared about its sandbox ([agents.NAME] etc.); resolved into the
+  // session's capabilities by sandbox/resolve.hpp.
+  SandboxDeclaration sandbox;
 
   bool installed() const { return !program.empty(); }
 };

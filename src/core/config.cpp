@@ -32,7 +32,7 @@ PromptStyle prompt_style_of(const toml::node& node, std::string& flag) {
 }
 
 EntryConfig entry_of(std::string_view section, std::string_view name, const toml::node& node,
-                     bool action) {
+                     bool action, bool shell = false) {
   std::string where = "[" + std::string(section) + "." + show_key(name) + "]";
   if (!is_entry_name(name)) {
     refuse(node, where +
@@ -40,6 +40,12 @@ EntryConfig entry_of(std::string_view section, std::string_view name, const toml
                      "digit, at most 32 characters");
   }
   EntryConfig entry{.name = std::string(name), .line = line_of(node)};
+  if (shell) {  // a shell is found on the machine; only its sandbox is the operator's
+    std::map<std::string_view, std::function<void(const toml::node&)>> only;
+    sandbox_keys(only, entry.sandbox, where);
+    each_key(table_of(node, where), where, only);
+    return entry;
+  }
   std::map<std::string_view, std::function<void(const toml::node&)>> known{
       {"enabled", [&](const toml::node& n) { entry.enabled = bool_of(n, "enabled"); }},
       {"argv",
@@ -62,6 +68,7 @@ EntryConfig entry_of(std::string_view section, std::string_view name, const toml
     known.emplace("resume",
                   [&](const toml::node& n) { entry.resume_args = strings_of(n, "resume"); });
   }
+  sandbox_keys(known, entry.sandbox, where);
   each_key(table_of(node, where), where, known);
 
   if (!entry.argv.empty() && entry.shell_command)
@@ -79,10 +86,11 @@ EntryConfig entry_of(std::string_view section, std::string_view name, const toml
 
 Config walk(const toml::table& root, std::string_view source) {
   Config config{.source = std::string(source)};
-  auto entries = [&](std::string_view section, const toml::node& node, bool action) {
+  auto entries = [&](std::string_view section, const toml::node& node, bool action,
+                     bool shell = false) {
     for (const auto& [name, body] : table_of(node, "[" + std::string(section) + "]")) {
-      auto entry = entry_of(section, name.str(), body, action);
-      (action ? config.actions : config.agents).push_back(std::move(entry));
+      auto entry = entry_of(section, name.str(), body, action, shell);
+      (shell ? config.shells : action ? config.actions : config.agents).push_back(std::move(entry));
     }
   };
   each_key(
@@ -195,6 +203,8 @@ Config walk(const toml::table& root, std::string_view source) {
                         config.driver_grace_ms =
                             static_cast<unsigned>(integer_of(n, "driver_grace_ms", 0, 600000));
                       }},
+                     {"sandbox",
+                      [&](const toml::node& n) { config.sandbox_default = bool_of(n, "sandbox"); }},
                      {"allow_env",
                       [&](const toml::node& n) {
                         config.allow_env = strings_of(n, "allow_env");
@@ -295,6 +305,7 @@ Config walk(const toml::table& root, std::string_view source) {
            }},
           {"notifications",
            [&](const toml::node& node) { notifications_section(node, config.notifications); }},
+          {"sandbox", [&](const toml::node& node) { sandbox_section(node, config.sandbox); }},
           {"env",
            [&](const toml::node& node) {
              for (const auto& [name, value] : table_of(node, "[env]")) {
@@ -306,6 +317,7 @@ Config walk(const toml::table& root, std::string_view source) {
            }},
           {"agents", [&](const toml::node& node) { entries("agents", node, false); }},
           {"actions", [&](const toml::node& node) { entries("actions", node, true); }},
+          {"shells", [&](const toml::node& node) { entries("shells", node, false, true); }},
       });
   return config;
 }

@@ -28,7 +28,19 @@ enum class PromptStyle {
   kFlag,      // as the value of a flag (prompt_flag)
 };
 
-// An agent or action the operator defined, or a change to a built-in agent.
+// What one entry declares about its sandbox (docs/sandbox.md); unset: wharf's default
+// for its kind. Paths are as written (`~/x`, absolute); sandbox/ resolves and checks them.
+struct SandboxDeclaration {
+  std::optional<bool> enabled;                       // `sandbox = true|false`
+  std::optional<std::vector<std::string>> writable;  // [*.NAME.filesystem] writable
+  std::optional<std::vector<std::string>> readable;  // [*.NAME.filesystem] readable
+  std::optional<std::string> network;                // none, allow, host or agent
+  std::vector<std::string> allow;                    // "host[:port]" lines
+  int line = 0;
+};
+
+// An agent or action the operator defined, or a change to a built-in agent; for
+// [shells.NAME], only the sandbox declaration.
 struct EntryConfig {
   std::string name;
   int line = 0;
@@ -42,6 +54,7 @@ struct EntryConfig {
   bool interactive = false;  // actions: may it run as a session
   // Keep the last screen when a session of it ends (`wharf history ID --screen`).
   bool keep_screen = true;
+  SandboxDeclaration sandbox;
 };
 
 // [page]: the operator's defaults for the page's settings (web/settings.js); a browser's
@@ -79,6 +92,15 @@ struct NotificationsConfig {
   std::optional<std::string> vapid_subject;
 };
 
+// [sandbox]: sessions in a sandbox (docs/sandbox.md).
+struct SandboxConfig {
+  // How long a pending decision (a guarded `git push`) waits for an answer before it is
+  // refused as expired; 10..86400, default 600 (core/decision_book.hpp).
+  std::optional<unsigned> decision_expiry_seconds;
+  // Where declared paths may lie (`~` allowed); empty: HOME and the workspace.
+  std::vector<std::string> roots;
+};
+
 struct Config {
   std::string source;  // the file it came from, for messages
   // [server]
@@ -113,6 +135,8 @@ struct Config {
   std::optional<unsigned> driver_grace_ms;
   // Dangerous environment names (core::kDangerousNames) a request may set anyway.
   std::vector<std::string> allow_env;
+  // Whether sessions run in a sandbox unless their entry or the request says otherwise.
+  std::optional<bool> sandbox_default;
   // [uploads]
   std::optional<std::uint64_t> upload_max_bytes;
   std::optional<bool> upload_any_type;  // accept files that are not images
@@ -122,11 +146,15 @@ struct Config {
   PageDefaults page;
   // [notifications]
   NotificationsConfig notifications;
+  // [sandbox]
+  SandboxConfig sandbox;
   // [env]: the machine layer
   EnvList env;
   // [agents.NAME], [actions.NAME]
   std::vector<EntryConfig> agents;
   std::vector<EntryConfig> actions;
+  // [shells.NAME]: a shell's sandbox declaration (shells take nothing else)
+  std::vector<EntryConfig> shells;
 };
 
 inline constexpr std::size_t kMaxConfigBytes = 1 << 20;

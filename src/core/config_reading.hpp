@@ -38,5 +38,10 @@ void each_key(const toml::table& table, std::string_view where,
 
 // The [notifications] section (config_notifications.cpp).
 void notifications_section(const toml::node& node, NotificationsConfig& out);
+// Adds the sandbox keys of a catalog entry to `known` (config_entry_sandbox.cpp).
+void sandbox_keys(std::map<std::string_view, std::function<void(const toml::node&)>>& known,
+                  SandboxDeclaration& out, const std::string& where);
+// The [sandbox] section (config_sandbox.cpp).
+void sandbox_section(const toml::node& node, SandboxConfig& out);
 
 }  // namespace wharf::core::config_reading

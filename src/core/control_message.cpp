@@ -194,6 +194,20 @@ ClientMessage parse_client_message(std::string_view text) {
     auto session = f.session_id("session", true);
     return checked(f, DismissRequest{session.value_or(0)});
   }
+  if (type == "decide") {
+    auto id = f.integer("id", true);
+    if (id && *id <= 0) return field_error(type, "id", "a decision's id (a positive integer)");
+    const json::value* approve = obj->if_contains("approve");
+    if (approve == nullptr || !approve->is_bool())
+      return field_error(type, "approve", "true or false");
+    const json::value* note = obj->if_contains("note");
+    if (note != nullptr && !note->is_null() &&
+        (!note->is_string() || note->get_string().size() > kMaxDecideNoteBytes))
+      return field_error(type, "note", "a string of at most 1000 bytes");
+    std::string words = note != nullptr && note->is_string() ? std::string(note->get_string()) : "";
+    return checked(f, DecideRequest{static_cast<std::uint64_t>(id.value_or(0)), approve->get_bool(),
+                                    std::move(words)});
+  }
   if (type == "take") return TakeRequest{};
   if (type == "ping") return PingRequest{};
   std::string shown(type.substr(0, 64));  // never echo an unbounded string back
@@ -242,7 +256,8 @@ std::string sessions_message(const std::vector<SessionSummary>& sessions,
                                 {"driver", optional_id(s.driver)},
                                 {"windows", s.windows},
                                 {"activity", s.activity},
-                                {"shared_shell", s.shared_shell}});
+                                {"shared_shell", s.shared_shell},
+                                {"capabilities", capabilities_object(s.capabilities)}});
   }
   json::array gone;
   for (const EndedSummary& e : ended) gone.push_back(ended_object(e));

@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/capabilities.hpp"
 #include "core/exit_status.hpp"
 #include "core/launch_request.hpp"
 #include "core/terminal_size.hpp"
@@ -89,6 +90,14 @@ struct PaneFeedbackRequest {
   std::string fields;
 };
 
+// A person's answer to a pending decision (app/decision_desk.hpp) from the page's card.
+struct DecideRequest {
+  std::uint64_t id = 0;
+  bool approve = false;
+  std::string note;  // at most kMaxDecideNoteBytes
+};
+inline constexpr std::size_t kMaxDecideNoteBytes = 1000;
+
 struct ProtocolError {
   std::string code;  // bad_json, bad_message, unknown_type, bad_field
   std::string message;
@@ -98,7 +107,7 @@ using ClientMessage =
     std::variant<AttachRequest, DetachRequest, NewRequest, EndRequest, RenameRequest,
                  ReorderRequest, TakeRequest, ResizeRequest, AckRequest, PingRequest, PasteRequest,
                  SeenRequest, LookingRequest, PaneFeedbackRequest, EndedScreenRequest,
-                 DismissRequest, ProtocolError>;
+                 DismissRequest, DecideRequest, ProtocolError>;
 
 ClientMessage parse_client_message(std::string_view text);
 
@@ -115,6 +124,7 @@ struct SessionSummary {
   std::size_t windows = 0;
   std::string activity = "idle";  // idle, working, finished, waiting (core/activity.hpp)
   bool shared_shell = false;
+  Capabilities capabilities;  // what its sandbox enforces
 };
 
 // One ended session the page keeps as a tab until someone closes it: a program that

@@ -108,7 +108,8 @@ json::object meta_object(const SessionMeta& meta) {
                       {"shell_integration", meta.shell_integration},
                       {"position", meta.position},
                       {"keep_screen", meta.keep_screen},
-                      {"activity", meta.activity}};
+                      {"activity", meta.activity},
+                      {"capabilities", capabilities_object(meta.capabilities)}};
 }
 
 SessionMeta read_meta(Fields& f) {
@@ -126,6 +127,14 @@ SessionMeta read_meta(Fields& f) {
   meta.position = f.number("position");
   meta.keep_screen = f.has("keep_screen") ? f.flag("keep_screen") : true;
   meta.activity = f.text("activity");
+  // A host from before sandboxes says nothing: its session runs unsandboxed.
+  if (const json::object* given = f.object("capabilities"); given != nullptr) {
+    auto read = capabilities_from(*given);
+    if (read)
+      meta.capabilities = std::move(read.value());
+    else
+      f.fail("capabilities", "capabilities as capabilities_object() writes them");
+  }
   if (meta.id == 0) f.fail("id", "a session id");
   return meta;
 }

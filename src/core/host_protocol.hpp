@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/capabilities.hpp"
 #include "core/control_message.hpp"
 #include "core/exit_status.hpp"
 #include "core/result.hpp"
@@ -99,6 +100,7 @@ struct SessionMeta {
   std::int64_t position = 0;  // place in the tab order (smaller is further left)
   bool keep_screen = true;    // keep the last screen when the session ends
   std::string activity;       // "waiting" or "finished" while unseen; else empty
+  Capabilities capabilities;  // what its sandbox enforces (none: not sandboxed)
   friend bool operator==(const SessionMeta&, const SessionMeta&) = default;
 };
 

@@ -64,6 +64,11 @@ Result<LaunchRequest> parse_launch_request(const json::object& fields) {
   if (!request.kind.empty() && !parse_kind(request.kind))
     return bad("field 'kind' must be \"shell\", \"agent\" or \"action\"");
   if (request.name.empty()) request.name = title;
+  if (const json::value* sandbox = fields.if_contains("sandbox");
+      sandbox != nullptr && !sandbox->is_null()) {
+    if (!sandbox->is_bool()) return bad("field 'sandbox' must be true or false");
+    request.sandbox = sandbox->get_bool();
+  }
 
   if (const json::value* env = fields.if_contains("env"); env != nullptr && !env->is_null()) {
     if (!env->is_object()) return bad("field 'env' must be an object of names to string values");

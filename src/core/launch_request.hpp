@@ -4,11 +4,13 @@
 //
 // Fields: kind ("shell", "agent", "action"), entry (its name; "agent" and "shell" are
 // accepted as spellings of kind + entry), cwd, name (or title), prompt, env (an object of
-// string values). There is no command, argument or program field, and a request carrying
-// one is refused rather than silently ignored, so a client learns it cannot work that way.
+// string values), sandbox (true or false: this session in a sandbox or not). There is no command,
+// argument or program field, and a request carrying one is refused rather than silently ignored, so
+// a client learns it cannot work that way.
 #pragma once
 
 #include <boost/json/object.hpp>
+#include <optional>
 #include <string>
 
 #include "core/env_spec.hpp"
@@ -23,6 +25,7 @@ struct LaunchRequest {
   std::string name;
   std::string prompt;
   EnvList env;
+  std::optional<bool> sandbox;  // this session only; unset: the entry's (or the default's)
 };
 
 // Errors carry code "bad_field" (or "bad_env" from the env checks).

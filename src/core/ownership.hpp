@@ -32,6 +32,10 @@ struct Caller {
   SessionId session = 0;    // kSession: which one; 0: a program wharf started whose
                             // session is not known (it may use no session but the shared one)
   std::int64_t device = 0;  // kKeyHolder: the paired device whose cookie came along; 0: none
+  // Which door the call came through, for the audit only (core/caller_labels.hpp): ""
+  // when the kind says it (the CLI, REST), "window" for the page, "mcp" or "mcp:NAME" for
+  // an MCP client. A label: it never changes what the caller may do.
+  std::string via = {};
 };
 
 // For messages: "the browser", "your terminal", "session 3".

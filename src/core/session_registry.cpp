@@ -67,6 +67,10 @@ void SessionRegistry::set_origin(SessionId id, std::string creator, bool shared_
   }
 }
 
+void SessionRegistry::set_capabilities(SessionId id, Capabilities capabilities) {
+  if (SessionEntry* entry = find_mutable(id)) entry->capabilities = std::move(capabilities);
+}
+
 const SessionEntry* SessionRegistry::find(SessionId id) const {
   return const_cast<SessionRegistry*>(this)->find_mutable(id);
 }

@@ -51,6 +51,7 @@ struct SessionEntry {
   std::vector<WindowId> windows;  // attached, oldest first
   std::string creator = "key";    // who started it (core/ownership.hpp's creator_label)
   bool shared_shell = false;      // the shell programs use when they name no session
+  Capabilities capabilities;      // what its sandbox enforces (sandboxed false: none)
   // The lease kept for a driving window that went away (see "Driver grace" above).
   struct Reservation {
     std::string token;          // the window token it must come back with; never logged
@@ -91,6 +92,7 @@ class SessionRegistry {
 
   // Who started a session, and whether it is the shared shell (set once, after add()).
   void set_origin(SessionId id, std::string creator, bool shared_shell);
+  void set_capabilities(SessionId id, Capabilities capabilities);
   Status rename(SessionId id, std::string_view name);  // empty restores the default
   Status reorder(const std::vector<SessionId>& order);
 

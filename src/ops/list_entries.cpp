@@ -19,11 +19,18 @@ asio::awaitable<Answer> run(Context& context, const json::object& args) {
     // caller learns why asking for it fails.
     if (!e.interactive || !e.enabled) continue;
     if (!e.installed() && e.kind != core::EntryKind::kAgent) continue;
-    entries.push_back(json::object{{"kind", core::kind_name(e.kind)},
-                                   {"entry", e.name},
-                                   {"installed", e.installed()},
-                                   {"takes_prompt", e.prompt != core::PromptStyle::kNone},
-                                   {"builtin", e.builtin}});
+    json::object row{{"kind", core::kind_name(e.kind)},
+                     {"entry", e.name},
+                     {"installed", e.installed()},
+                     {"takes_prompt", e.prompt != core::PromptStyle::kNone},
+                     {"builtin", e.builtin}};
+    // What a session of it would be allowed to do, before anyone starts one.
+    auto capabilities = context.sessions.capabilities_for(e);
+    if (capabilities)
+      row["capabilities"] = core::capabilities_object(capabilities.value());
+    else
+      row["capabilities_error"] = capabilities.error().message;
+    entries.push_back(std::move(row));
   }
   app::LaunchStatus launch = context.sessions.launch_status();
   co_return json::object{{"entries", std::move(entries)},
@@ -60,6 +67,8 @@ const Operation kListEntries{
         "installed":{"type":"boolean"},
         "takes_prompt":{"type":"boolean","description":"new_session's prompt is its first message."},
         "builtin":{"type":"boolean","description":"false: the operator's config defined it."}},
+        "capabilities":{"type":"object","description":"What a session of it may do: sandboxed, and in a sandbox its writable and readable paths, network (none, allow, host) and allow list."},
+        "capabilities_error":{"type":"string","description":"Why its declared sandbox cannot be honoured (a session of it is refused)."},
         "required":["kind","entry","installed","takes_prompt","builtin"]}},
       "default_kind":{"type":"string"},
       "default_entry":{"type":"string"}},

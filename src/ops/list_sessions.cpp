@@ -37,6 +37,7 @@ asio::awaitable<Answer> run(Context& context, const json::object& args) {
         {"shared_shell", e->shared_shell},
         {"shell_integration", shell != nullptr && shell->integrated},
         {"reported", session ? core::status_json(session->status(), home) : json::object{}},
+        {"capabilities", core::capabilities_object(e->capabilities)},
     });
   }
   co_return json::object{{"sessions", std::move(rows)}};
@@ -80,8 +81,9 @@ const Operation kListSessions{
         "creator":{"type":"string","description":"Who started it: key, or session:ID."},
         "shared_shell":{"type":"boolean"},
         "shell_integration":{"type":"boolean","description":"run_command works here."},
+        "capabilities":{"type":"object","description":"What it may do: sandboxed (false: your full access), and in a sandbox its writable and readable paths, network (none, allow, host) and allow (host:port lines reachable through wharf's egress proxy)."},
         "reported":{"type":"object","description":"What the program reports about itself (the page's status strip): cwd and cwd_short (OSC 7), command {running, exit_code, duration_ms} (OSC 133), agent {model, context_percent, cost_usd, ...} (its status line). Empty when it reports nothing."}},
-        "required":["id","name","entry","kind","status","cwd","shared_shell","shell_integration"]}}},
+        "required":["id","name","entry","kind","status","cwd","shared_shell","shell_integration","capabilities"]}}},
       "required":["sessions"]})",
     .read_only = true,
     .idempotent = true,

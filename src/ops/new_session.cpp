@@ -30,15 +30,19 @@ asio::awaitable<Answer> run(Context& context, const json::object& args) {
                           .prompt = l.prompt,
                           .name = l.name,
                           .size = core::clamp_size(cols.value_or(80), rows.value_or(24)),
-                          .owner = core::creator_label(context.caller)};
+                          .owner = core::creator_label(context.caller),
+                          .sandbox = l.sandbox};
   auto started = context.sessions.start(start);
   if (!started) co_return started.error();
   const core::SessionEntry* entry = context.sessions.registry().find(started.value()->id());
-  co_return json::object{{"session", started.value()->id()},
-                         {"name", entry != nullptr ? entry->name() : std::string()},
-                         {"entry", started.value()->program()},
-                         {"pid", started.value()->pid()},
-                         {"cwd", entry != nullptr ? entry->cwd : std::string()}};
+  co_return json::object{
+      {"session", started.value()->id()},
+      {"name", entry != nullptr ? entry->name() : std::string()},
+      {"entry", started.value()->program()},
+      {"pid", started.value()->pid()},
+      {"cwd", entry != nullptr ? entry->cwd : std::string()},
+      {"capabilities",
+       core::capabilities_object(entry != nullptr ? entry->capabilities : core::Capabilities{})}};
 }
 
 std::string render(const json::object& answer) {
@@ -70,6 +74,7 @@ const Operation kNewSession{
       "env":{"type":"object","additionalProperties":{"type":"string"},"description":"Environment variables for this session: {\"NAME\": \"value\"}."},
       "prompt":{"type":"string","description":"First message, for agents that take one."},
       "name":{"type":"string","description":"The session's name; default: entry and id."},
+      "sandbox":{"type":"boolean","description":"true: run in a sandbox (writes only its workspace, network as its entry declares); false: without one. Default: the entry's setting."},
       "cols":{"type":"integer","minimum":1,"maximum":500},
       "rows":{"type":"integer","minimum":1,"maximum":300}},
       "additionalProperties":false})",
@@ -78,8 +83,9 @@ const Operation kNewSession{
       "name":{"type":"string"},
       "entry":{"type":"string"},
       "pid":{"type":"integer"},
-      "cwd":{"type":"string"}},
-      "required":["session","name","entry","pid","cwd"]})",
+      "cwd":{"type":"string"},
+      "capabilities":{"type":"object","description":"What the session may do: sandboxed, and if so writable and readable paths, network (none, allow, host) and the allow list."}},
+      "required":["session","name","entry","pid","cwd","capabilities"]})",
     .run = run,
     .render_text = render,
 };

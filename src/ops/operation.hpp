@@ -89,5 +89,7 @@ extern const Operation kListEntries;
 extern const Operation kPairDevice;
 extern const Operation kListDevices;
 extern const Operation kRevokeDevice;
+extern const Operation kListDecisions;
+extern const Operation kAnswerDecision;
 
 }  // namespace wharf::ops

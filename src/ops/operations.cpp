@@ -12,10 +12,11 @@
 namespace wharf::ops {
 
 std::span<const Operation> all_operations() {
-  static const std::array kOperations{
-      kListEntries, kListSessions, kNewSession, kEndSession,  kReadScreen,    kSendKeys,
-      kSendText,    kRunCommand,   kWaitFor,    kNotify,      kRenameSession, kMoveSession,
-      kPaneShow,    kPaneClear,    kPairDevice, kListDevices, kRevokeDevice};
+  static const std::array kOperations{kListEntries,  kListSessions,  kNewSession,    kEndSession,
+                                      kReadScreen,   kSendKeys,      kSendText,      kRunCommand,
+                                      kWaitFor,      kNotify,        kRenameSession, kMoveSession,
+                                      kPaneShow,     kPaneClear,     kPairDevice,    kListDevices,
+                                      kRevokeDevice, kListDecisions, kAnswerDecision};
   return kOperations;
 }
 

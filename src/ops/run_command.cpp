@@ -11,6 +11,7 @@
 #include "core/command_capture.hpp"
 #include "core/paste_text.hpp"
 #include "ops/arguments.hpp"
+#include "ops/decisions.hpp"
 #include "ops/session_watch.hpp"
 
 namespace wharf::ops {
@@ -124,6 +125,7 @@ asio::awaitable<Answer> run(Context& context, const json::object& args) {
   if (!session->write_input(typed))
     co_return core::Error{session_label(*session) + " is not reading its input; nothing was sent",
                           "input_refused"};
+  note_input(context.sessions, context.caller, session->id());
   auto typed_at = Clock::now();
 
   while (!capture.finished() && !watch->ended() && Clock::now() < deadline)

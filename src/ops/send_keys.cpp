@@ -5,6 +5,7 @@
 
 #include "core/key_names.hpp"
 #include "ops/arguments.hpp"
+#include "ops/decisions.hpp"
 
 namespace wharf::ops {
 namespace json = boost::json;
@@ -24,6 +25,7 @@ asio::awaitable<Answer> run(Context& context, const json::object& args) {
     co_return core::Error{"session " + std::to_string(session->id()) +
                               " is not reading its input (or is ending); nothing was sent",
                           "input_refused"};
+  note_input(context.sessions, context.caller, session->id());
   co_return json::object{
       {"session", session->id()}, {"keys", keys.size()}, {"bytes", bytes.value().size()}};
 }

@@ -12,6 +12,7 @@
 
 #include "core/paste_text.hpp"
 #include "ops/arguments.hpp"
+#include "ops/decisions.hpp"
 
 namespace wharf::ops {
 namespace json = boost::json;
@@ -38,6 +39,7 @@ asio::awaitable<Answer> run(Context& context, const json::object& args) {
     co_return core::Error{"session " + std::to_string(session->id()) +
                               " is not reading its input (or is ending); nothing was sent",
                           "input_refused"};
+  note_input(context.sessions, context.caller, session->id());
   co_return json::object{{"session", session->id()},
                          {"bytes", pasted.bytes.size()},
                          {"bracketed", bracketed},

@@ -45,10 +45,11 @@ http::status status_for_operation_error(std::string_view code) {
       code == "bad_directory" || code == "bad_key" || code == "bad_request")
     return http::status::bad_request;
   if (code == "no_session" || code == "unknown_entry" || code == "unknown_operation" ||
-      code == "no_device" || code == "no_shared_shell")
+      code == "no_device" || code == "no_shared_shell" || code == "no_decision")
     return http::status::not_found;
   if (code == "not_permitted") return http::status::forbidden;
-  if (code == "busy" || code == "input_refused" || code == "no_shell_integration")
+  if (code == "busy" || code == "input_refused" || code == "no_shell_integration" ||
+      code == "already_answered")
     return http::status::conflict;
   if (code == "limit_reached") return http::status::too_many_requests;
   if (code == "too_large") return http::status::payload_too_large;
@@ -78,6 +79,9 @@ std::span<const ApiRouteSpec> api_v1_routes() {
       ApiRouteSpec{verb::get, "devices", "list_devices", A::kNone},
       ApiRouteSpec{verb::post, "devices/pair", "pair_device", A::kBody},
       ApiRouteSpec{verb::post, "devices/revoke", "revoke_device", A::kBody},
+      ApiRouteSpec{verb::get, "decisions", "list_decisions", A::kNone},
+      ApiRouteSpec{verb::get, "sessions/{session}/decisions", "list_decisions", A::kNone},
+      ApiRouteSpec{verb::post, "decisions/answer", "answer_decision", A::kBody},
       ApiRouteSpec{verb::get, "openapi.json", "", A::kNone},
       ApiRouteSpec{verb::get, "health", "", A::kNone},
   };

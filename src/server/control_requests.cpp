@@ -5,6 +5,7 @@
 #include <boost/json.hpp>
 #include <filesystem>
 
+#include "core/caller_labels.hpp"
 #include "core/session_status.hpp"
 #include "ops/operation.hpp"
 
@@ -91,7 +92,11 @@ boost::asio::awaitable<std::string> handle_control_request(std::string_view line
     if (args != nullptr && !args->is_object())
       co_return failure("bad_argument", "'args' must be an object");
     const json::object& arguments = args != nullptr ? args->get_object() : no_args;
-    // Changes to the caller (if any) stay inside this request.
+    // Changes to the caller (if any) stay inside this request. `via` names the door for the
+    // audit only (`wharf mcp` says "mcp:NAME"); it never changes what the caller may do.
+    if (const json::value* via = request.if_contains("via");
+        via != nullptr && via->is_string() && core::valid_via(via->get_string()))
+      caller.via = std::string(via->get_string());
     ops::Context context{sessions, caller};
     auto answer = co_await ops::run_operation(op->get_string(), context, arguments);
     if (!answer) co_return failure(answer.error());

@@ -39,7 +39,10 @@ asio::awaitable<Response> answer_mcp(const McpPost& post, const Request& request
           connection.finish(
               *step.call, tool_result(core::Error{"not ready", "internal"}, "wharf is not ready")),
           request);
-    ops::Context caller{*context.sessions, core::Caller{.kind = core::Caller::Kind::kKeyHolder}};
+    // Each HTTP request is its own Connection, so the client's name (from initialize) is
+    // not known here: the audit says "mcp".
+    ops::Context caller{*context.sessions,
+                        core::Caller{.kind = core::Caller::Kind::kKeyHolder, .via = "mcp"}};
     auto answer = co_await ops::run_operation(step.call->name, caller, step.call->arguments);
     co_return json_reply(http::status::ok,
                          connection.finish(*step.call, tool_result(*operation, answer)), request);

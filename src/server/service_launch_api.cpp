@@ -21,13 +21,32 @@ json::array catalog_json(const app::SessionService& sessions) {
   for (const core::CatalogEntry& e : sessions.catalog().entries()) {
     if (!e.interactive || !e.enabled) continue;
     if (!e.installed() && e.kind != core::EntryKind::kAgent) continue;
-    entries.push_back(json::object{{"kind", core::kind_name(e.kind)},
-                                   {"name", e.name},
-                                   {"installed", e.installed()},
-                                   {"prompt", e.prompt != core::PromptStyle::kNone},
-                                   {"builtin", e.builtin}});
+    json::object row{{"kind", core::kind_name(e.kind)},
+                     {"name", e.name},
+                     {"installed", e.installed()},
+                     {"prompt", e.prompt != core::PromptStyle::kNone},
+                     {"builtin", e.builtin}};
+    // The launcher shows what a session of it may do before anyone starts one.
+    auto capabilities = sessions.capabilities_for(e);
+    if (capabilities)
+      row["capabilities"] = core::capabilities_object(capabilities.value());
+    else
+      row["capabilities_error"] = capabilities.error().message;
+    entries.push_back(std::move(row));
   }
   return entries;
+}
+
+// Whether sandboxes can start here, and what each live session may do.
+json::object sandbox_json(const app::SessionService& sessions) {
+  json::object out = sessions.sandbox_status();
+  json::array live;
+  for (const core::SessionEntry* e : sessions.registry().entries())
+    live.push_back(json::object{{"id", e->id},
+                                {"name", e->name()},
+                                {"capabilities", core::capabilities_object(e->capabilities)}});
+  out["sessions"] = std::move(live);
+  return out;
 }
 
 json::object ServiceLaunchApi::status() const {
@@ -40,6 +59,7 @@ json::object ServiceLaunchApi::status() const {
                       {"workspace", sessions_.workspace()},
                       {"running", std::move(running)},
                       {"catalog", catalog_json(sessions_)},
+                      {"sandbox", sandbox_json(sessions_)},
                       {"page", page_},
                       {"notifications", notifications_}};
 }

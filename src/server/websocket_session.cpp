@@ -9,6 +9,7 @@
 
 #include "core/control_message.hpp"
 #include "core/pane.hpp"
+#include "ops/decisions.hpp"
 
 namespace wharf::server {
 namespace asio = boost::asio;
@@ -59,6 +60,9 @@ asio::awaitable<void> WebSocketSession::run(http::request<http::string_body> req
   window_ = service().add_window(weak_from_this());
   send_text(core::hello_message(window_, context_.keep_sessions));
   send_list(service().sessions_list());
+  // The pending decisions, empty or not: the page's cards start from this list.
+  send_text(service().decisions().decisions_message());
+  service().input_audit().set_window_label(window_, ops::device_name(service(), device_));
 
   beast::flat_buffer buffer;
   for (;;) {
@@ -115,7 +119,8 @@ void WebSocketSession::handle_text(std::string_view text) {
                                                            .env = m.launch.env,
                                                            .prompt = m.launch.prompt,
                                                            .name = m.launch.name,
-                                                           .size = wanted_size_});
+                                                           .size = wanted_size_,
+                                                           .sandbox = m.launch.sandbox});
           if (!started) {
             send_error(started.error());
             return;
@@ -191,6 +196,14 @@ void WebSocketSession::handle_text(std::string_view text) {
             return;
           }
           send_text(core::ended_screen_message(ended->summary, ended->screen));
+        } else if constexpr (std::is_same_v<T, core::DecideRequest>) {
+          // The same path as answer_decision: the page is the key holder (or its device).
+          auto answered = ops::answer_decision_as(
+              service(),
+              core::Caller{
+                  .kind = core::Caller::Kind::kKeyHolder, .device = device_, .via = "window"},
+              m.id, m.approve, m.note);
+          if (!answered) send_error(answered.error());
         } else if constexpr (std::is_same_v<T, core::DismissRequest>) {
           if (auto closed = service().dismiss(m.session); !closed) send_error(closed.error());
         } else if constexpr (std::is_same_v<T, core::AckRequest>) {
@@ -296,6 +309,10 @@ void WebSocketSession::on_status(const app::OutputChunk& message) {
 
 void WebSocketSession::on_pane_changed(core::SessionId session) {
   if (session_ && session_->id() == session) send_text(service().pane_message(session));
+}
+
+void WebSocketSession::on_decisions_changed(const app::OutputChunk& message) {
+  if (open_) send(message, true);
 }
 
 void WebSocketSession::on_sessions_changed(const app::OutputChunk& list) {

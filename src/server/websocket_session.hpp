@@ -64,6 +64,7 @@ class WebSocketSession : public app::SessionObserver,
   void on_key_rotated() override;
   void on_device_revoked(std::int64_t device) override;
   void on_pane_changed(core::SessionId session) override;
+  void on_decisions_changed(const app::OutputChunk& message) override;
 
  private:
   struct Outgoing {

@@ -148,6 +148,56 @@ CREATE INDEX sessions_by_created ON sessions (created_at);
 CREATE INDEX session_events_by_session ON session_events (run_id, session_id);
 PRAGMA user_version = 3;
 )sql",
+    // 3 -> 4: sandboxed sessions. The effective capabilities a session ran with (JSON,
+    // '' for sessions recorded before), and three audit tables (audit_tables.cpp), each
+    // tied to its session by the same foreign key as the events. None holds a payload:
+    // hosts and ports, commands a guard stopped (the command line is what a person
+    // judges), which kind of client typed and when.
+    R"sql(
+ALTER TABLE sessions ADD COLUMN capabilities TEXT NOT NULL DEFAULT '';
+
+CREATE TABLE egress_refusals (
+  run_id INTEGER NOT NULL,
+  session_id INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  host TEXT NOT NULL,
+  port INTEGER NOT NULL CHECK (port BETWEEN 0 AND 65535),
+  FOREIGN KEY (run_id, session_id) REFERENCES sessions (run_id, session_id)
+) STRICT;
+CREATE INDEX egress_refusals_by_session ON egress_refusals (run_id, session_id);
+
+CREATE TABLE decisions (
+  run_id INTEGER NOT NULL,
+  session_id INTEGER NOT NULL,
+  decision_run INTEGER NOT NULL REFERENCES runs (id),  -- the run that opened it: an
+                                  -- adopted session keeps its first run's run_id
+  decision_id INTEGER NOT NULL,   -- ids restart with each run, like session ids
+  opened_at INTEGER NOT NULL,
+  what TEXT NOT NULL,
+  argv TEXT NOT NULL,             -- JSON array of strings
+  cwd TEXT NOT NULL,
+  source TEXT NOT NULL CHECK (source IN ('guard', 'prompt')),
+  outcome TEXT NOT NULL
+    CHECK (outcome IN ('pending', 'approved', 'denied', 'expired', 'withdrawn')),
+  answered_by TEXT NOT NULL DEFAULT '',
+  answered_at INTEGER,
+  note TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (decision_run, decision_id),
+  FOREIGN KEY (run_id, session_id) REFERENCES sessions (run_id, session_id)
+) STRICT;
+CREATE INDEX decisions_by_session ON decisions (run_id, session_id);
+
+CREATE TABLE input_attribution (
+  run_id INTEGER NOT NULL,
+  session_id INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  client_kind TEXT NOT NULL CHECK (client_kind IN ('window', 'cli', 'rest', 'mcp')),
+  client_label TEXT NOT NULL DEFAULT '',
+  FOREIGN KEY (run_id, session_id) REFERENCES sessions (run_id, session_id)
+) STRICT;
+CREATE INDEX input_attribution_by_session ON input_attribution (run_id, session_id);
+PRAGMA user_version = 4;
+)sql",
 };
 static_assert(kApplicationId == 2003329394, "the literal in kMigrations[0] must match");
 
@@ -603,7 +653,8 @@ core::Status MetadataStore::session_started(std::int64_t run_id, const SessionRe
   auto inserted = run_sql(
       db_,
       "INSERT INTO sessions (run_id, session_id, name, kind, program, cwd, owner, env_names, "
-      "status, created_at, entry) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'running', ?9, ?10)",
+      "status, created_at, entry, capabilities) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'running', ?9, ?10, ?11)",
       [&](Statement& s) {
         s.bind(1, run_id)
             .bind(2, *session_id)
@@ -614,7 +665,8 @@ core::Status MetadataStore::session_started(std::int64_t run_id, const SessionRe
             .bind(7, std::string_view(record.owner))
             .bind(8, std::string_view(encode_names(record.env_names)))
             .bind(9, record.created_at_ms)
-            .bind(10, std::string_view(record.entry));
+            .bind(10, std::string_view(record.entry))
+            .bind(11, std::string_view(record.capabilities_json));
       });
   if (!inserted) {
     // The two constraint failures a caller can cause get words instead of SQL terms.

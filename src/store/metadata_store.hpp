@@ -51,8 +51,10 @@ namespace wharf::store {
 
 // Bumped with each schema change; open() migrates older files step by step.
 // Version 2 added sessions.entry (the catalog entry's name); version 3 the status
-// "crashed" and the events "crashed" and "reattached".
-inline constexpr int kSchemaVersion = 3;
+// "crashed" and the events "crashed" and "reattached"; version 4 sessions.capabilities
+// and the audit tables of sandboxed sessions (audit_tables.cpp): egress refusals,
+// decisions, input attribution.
+inline constexpr int kSchemaVersion = 4;
 
 // What is recorded when a session starts.
 struct SessionRecord {
@@ -67,6 +69,51 @@ struct SessionRecord {
   std::string owner;                   // who started it: "key", "local" or "session:<id>"
   std::vector<std::string> env_names;  // NAMES only (identifiers), never values
   std::int64_t created_at_ms = 0;
+  // The session's effective capabilities as JSON text (docs/sandbox.md); "" when unknown.
+  std::string capabilities_json = {};
+};
+
+// A decision (core/decision_book.hpp) as the audit keeps it. outcome: "pending",
+// "approved", "denied", "expired" or "withdrawn"; answered_by: "device:NAME", "key",
+// "cli", "mcp:NAME", "rest", or "" when nobody answered.
+struct DecisionRecord {
+  std::uint64_t session_id = 0;
+  std::uint64_t decision_id = 0;  // the deciding run's decision id
+  // The run that started the session (an adopted session keeps its first run's); 0: the
+  // deciding run's own session.
+  std::int64_t session_run_id = 0;
+  std::int64_t opened_at_ms = 0;
+  std::string what;
+  std::vector<std::string> argv;  // the exact command a guard stopped
+  std::string cwd;
+  std::string source = "guard";  // "guard" or "prompt"
+  std::string outcome = "pending";
+  std::string answered_by = {};
+  std::optional<std::int64_t> answered_at_ms = std::nullopt;
+  std::string note = {};
+};
+
+// A connection the egress proxy refused: where it wanted to go, never what it carried.
+struct EgressRefusal {
+  std::int64_t at_ms = 0;
+  std::string host;
+  int port = 0;
+};
+
+// Input arrived from a client: kind "window", "cli", "rest" or "mcp"; label the paired
+// device's or the MCP client's name ("" when none). Never the bytes.
+struct InputAttributionRow {
+  std::int64_t at_ms = 0;
+  std::string client_kind;
+  std::string client_label;
+};
+
+// What the audit tables hold about one session (`wharf history --json`).
+struct SessionAudit {
+  std::string capabilities_json;  // "" when unknown
+  std::vector<DecisionRecord> decisions;
+  std::size_t egress_refusals = 0;
+  std::vector<InputAttributionRow> inputs;
 };
 
 // How a session ended. status: "exited" (its program ended on its own), "ended"
@@ -174,6 +221,37 @@ class MetadataStore {
   // recent_sessions(limit), each with its events: two queries in one read transaction,
   // so the sessions and their events come from the same moment of a file being written.
   core::Result<std::vector<SessionHistory>> sessions_with_events(std::size_t limit) const;
+
+  // The audit of sandboxed sessions (audit_tables.cpp). Each write needs the session
+  // recorded by session_started() first. An older file read by open_read_only() has none
+  // of these tables: its readers answer empty.
+  core::Status egress_refused(std::int64_t run_id, std::uint64_t session_id, std::string_view host,
+                              int port, std::int64_t at_ms);
+  // Newest first, at most `limit`.
+  core::Result<std::vector<EgressRefusal>> egress_refusals(std::int64_t run_id,
+                                                           std::uint64_t session_id,
+                                                           std::size_t limit) const;
+  // Records a decision the daemon run `run_id` opened (its outcome "pending").
+  core::Status decision_opened(std::int64_t run_id, const DecisionRecord& record);
+  // Records the one answer of a pending decision run `run_id` opened; refused when it is
+  // unknown or closed.
+  core::Status decision_answered(std::int64_t run_id, std::uint64_t decision_id,
+                                 std::string_view outcome, std::string_view answered_by,
+                                 std::int64_t answered_at_ms, std::string_view note);
+  // The decisions of session (run_id, session_id), in the order they opened, at most
+  // `limit` (the newest).
+  core::Result<std::vector<DecisionRecord>> decisions(std::int64_t run_id, std::uint64_t session_id,
+                                                      std::size_t limit) const;
+  core::Status input_received(std::int64_t run_id, std::uint64_t session_id,
+                              std::string_view client_kind, std::string_view client_label,
+                              std::int64_t at_ms);
+  // Newest first, at most `limit`.
+  core::Result<std::vector<InputAttributionRow>> input_attributions(std::int64_t run_id,
+                                                                    std::uint64_t session_id,
+                                                                    std::size_t limit) const;
+  // The capabilities, the decisions (at most 100), the count of egress refusals and the
+  // input attribution (at most 100) of one session, read in one snapshot.
+  core::Result<SessionAudit> session_audit(std::int64_t run_id, std::uint64_t session_id) const;
 
  private:
   MetadataStore(sqlite3* db, std::filesystem::path path) : db_(db), path_(std::move(path)) {}

@@ -1,5 +1,6 @@
 // Feeds arbitrary bytes to the control-message parser: it must answer every input with
-// a message or a ProtocolError, never crash, and keep any resize inside the bounds.
+// a message or a ProtocolError, never crash, keep any resize inside the bounds and any
+// decision's answer to a positive id and a note of at most 1000 bytes.
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
@@ -14,6 +15,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (s.cols < 1 || s.cols > wharf::core::kMaxCols || s.rows < 1 ||
         s.rows > wharf::core::kMaxRows)
       std::abort();
+  }
+  // A decision's answer names a real id and carries a bounded note.
+  if (auto* decide = std::get_if<wharf::core::DecideRequest>(&message)) {
+    if (decide->id == 0 || decide->note.size() > wharf::core::kMaxDecideNoteBytes) std::abort();
   }
   return 0;
 }

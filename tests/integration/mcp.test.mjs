@@ -15,7 +15,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { sanitizerOptions, startDaemon, wharfBin } from '../support/daemon.mjs';
 import { httpGet, stopDaemon } from '../support/ws_client.mjs';
 
-const TOOLS = ['end_session', 'list_devices', 'list_entries', 'list_sessions', 'move_session', 'new_session', 'notify', 'pair_device', 'pane_clear', 'pane_show', 'read_screen', 'rename_session', 'revoke_device', 'run_command', 'send_keys', 'send_text', 'wait_for'];
+const TOOLS = ['answer_decision', 'end_session', 'list_decisions', 'list_devices', 'list_entries', 'list_sessions', 'move_session', 'new_session', 'notify', 'pair_device', 'pane_clear', 'pane_show', 'read_screen', 'rename_session', 'revoke_device', 'run_command', 'send_keys', 'send_text', 'wait_for'];
 
 async function daemon(t) {
   const home = mkdtempSync(join(tmpdir(), 'wharf-mcp-home-'));

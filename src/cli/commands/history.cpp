@@ -38,6 +38,7 @@
 #include "app/state_paths.hpp"
 #include "cli/commands.hpp"
 #include "cli/control_client.hpp"
+#include "cli/history_audit.hpp"
 #include "store/metadata_store.hpp"
 
 namespace wharf::cli {
@@ -351,7 +352,12 @@ std::function<int()> setup_history(CLI::App& verb) {
 
     if (o->as_json) {
       boost::json::array out;
-      for (const store::SessionHistory& h : history.value()) out.emplace_back(to_json(h));
+      for (const store::SessionHistory& h : history.value()) {
+        boost::json::object row = to_json(h);
+        auto audited = add_audit(row, store.value(), h.session.run_id, h.session.session_id);
+        if (!audited) return report_failure(audited.error());
+        out.emplace_back(std::move(row));
+      }
       std::printf("%s\n", boost::json::serialize(out).c_str());
       return 0;
     }

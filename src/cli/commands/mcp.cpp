@@ -18,6 +18,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/control_client.hpp"
+#include "core/caller_labels.hpp"
 #include "mcp/connection.hpp"
 #include "server/mcp_tools.hpp"
 
@@ -48,7 +49,14 @@ class StdioServer {
 
  private:
   void answer(const mcp::ToolCall& call) {
-    auto answer = call_operation(state_dir_, call.name, call.arguments);
+    std::string via;
+    {
+      std::lock_guard lock(mutex_);
+      via = core::mcp_via(connection_.client());
+    }
+    // `via` names this MCP client in the audit (who typed, who answered a decision).
+    auto answer =
+        call_daemon(state_dir_, {{"op", call.name}, {"args", call.arguments}, {"via", via}});
     mcp::ToolResult result;
     if (answer) {
       boost::json::object& fields = answer.value();

@@ -1,5 +1,6 @@
 // `wharf new [--agent NAME | --shell NAME | --action NAME] [--cwd DIR] [--env KEY=VALUE]...
-//  [--prompt TEXT] [--name NAME]`: starts a catalog entry as a session and prints its id.
+//  [--prompt TEXT] [--name NAME] [--sandbox | --no-sandbox]`: starts a catalog entry as a session
+//  and prints its id.
 // With no entry named, the daemon's default starts (`wharf agent` moves it).
 #include <cstdio>
 #include <filesystem>
@@ -15,6 +16,7 @@ namespace {
 struct NewOptions {
   std::string state_dir, agent, shell, action, cwd, name, prompt;
   std::vector<std::string> env;
+  bool sandbox = false, no_sandbox = false;
 };
 
 std::function<int()> setup_new(CLI::App& verb) {
@@ -31,11 +33,18 @@ std::function<int()> setup_new(CLI::App& verb) {
       ->allow_extra_args(false);
   verb.add_option("--prompt", o->prompt, "First message for the agent");
   verb.add_option("--name", o->name, "Tab name (default: what it runs and its id, like `codex 4`)");
+  auto* sandbox = verb.add_flag("--sandbox", o->sandbox,
+                                "Run this session in a sandbox (docs/sandbox.md), whatever its "
+                                "entry says");
+  verb.add_flag("--no-sandbox", o->no_sandbox,
+                "Run this session without a sandbox: full access to your files and network")
+      ->excludes(sandbox);
   verb.footer(R"(Examples:
   wharf new                                  # the default entry (`wharf agent` shows it)
   wharf new --agent claude --prompt 'fix the failing test'
   wharf new --shell bash --cwd src --name build
-  wharf new --action dev --env PORT=8080)");
+  wharf new --action dev --env PORT=8080
+  wharf new --agent codex --sandbox          # writes only the workspace; its API hosts only)");
   return [o] {
     // Refused here already, so a typo never reaches the daemon; the daemon checks again.
     auto env = core::parse_env_specs(o->env);
@@ -51,6 +60,7 @@ std::function<int()> setup_new(CLI::App& verb) {
     if (!cwd.empty()) cwd = std::filesystem::absolute(cwd).lexically_normal().string();
     boost::json::object request{
         {"cwd", cwd}, {"name", o->name}, {"prompt", o->prompt}, {"env", std::move(env_object)}};
+    if (o->sandbox || o->no_sandbox) request["sandbox"] = o->sandbox;
     if (!o->agent.empty()) request["agent"] = o->agent;
     if (!o->shell.empty()) request["shell"] = o->shell;
     if (!o->action.empty()) {

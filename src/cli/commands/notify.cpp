@@ -3,8 +3,10 @@
 // `wharf notify waiting`, a Stop hook running `wharf notify finished`). Inside a session
 // it marks that session. Codex runs `wharf notify finished --from-codex JSON` at the end of
 // each turn (docs/agents.md).
+#include <cstdlib>
 #include <memory>
 
+#include "cli/channel_client.hpp"
 #include "cli/commands.hpp"
 #include "cli/control_client.hpp"
 
@@ -38,6 +40,15 @@ std::function<int()> setup_notify(CLI::App& verb) {
   return [o] {
     if (!o->codex_event.empty() && !o->from_codex) {
       return report_failure(core::Error("wharf notify takes one state, waiting or finished"));
+    }
+    // Inside a sandbox there is no control socket: the session channel carries it, and
+    // marks the session the sandbox belongs to (--session names no other).
+    if (const char* channel = std::getenv("WHARF_CHANNEL"); channel != nullptr && *channel) {
+      core::ChannelNotify notify{o->state == "finished" ? core::ChannelNotifyState::finished
+                                                        : core::ChannelNotifyState::waiting,
+                                 {}};
+      if (auto sent = channel_notify(channel, notify); !sent) return report_failure(sent.error());
+      return 0;
     }
     boost::json::object args{{"state", o->state}};
     if (!o->session.empty()) {

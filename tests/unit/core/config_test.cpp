@@ -353,3 +353,27 @@ TEST(Config, VapidSubjectIsAMailtoOrHttpsAddress) {
 
 }  // namespace
 }  // namespace wharf::core
+
+namespace wharf::core {
+namespace {
+
+TEST(Config, SandboxDecisionExpiryIsReadAndBounded) {
+  auto parsed = parse_config("[sandbox]\ndecision_expiry_seconds = 90\n", "config.toml");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(parsed.value().sandbox.decision_expiry_seconds, 90u);
+  auto empty = parse_config("", "config.toml");
+  ASSERT_TRUE(empty);
+  EXPECT_FALSE(empty.value().sandbox.decision_expiry_seconds);
+  for (const char* bad : {"decision_expiry_seconds = 9", "decision_expiry_seconds = 86401",
+                          "decision_expiry_seconds = \"600\"", "expiry = 60"}) {
+    auto refused = parse_config(std::string("[sandbox]\n") + bad + "\n", "config.toml");
+    EXPECT_FALSE(refused) << bad;
+  }
+  auto low = parse_config("[sandbox]\ndecision_expiry_seconds = 9\n", "config.toml");
+  ASSERT_FALSE(low);
+  EXPECT_NE(low.error().message.find("between 10 and 86400"), std::string::npos)
+      << low.error().message;
+}
+
+}  // namespace
+}  // namespace wharf::core

@@ -208,5 +208,50 @@ TEST(ControlMessage, LookingIsABoolean) {
   }
 }
 
+TEST(ControlMessage, DecideCarriesIdApprovalAndANote) {
+  auto parsed =
+      parse_client_message(R"({"type":"decide","id":7,"approve":false,"note":"not main"})");
+  ASSERT_TRUE(std::holds_alternative<DecideRequest>(parsed));
+  const auto& decide = std::get<DecideRequest>(parsed);
+  EXPECT_EQ(decide.id, 7u);
+  EXPECT_FALSE(decide.approve);
+  EXPECT_EQ(decide.note, "not main");
+  auto bare = parse_client_message(R"({"type":"decide","id":1,"approve":true})");
+  ASSERT_TRUE(std::holds_alternative<DecideRequest>(bare));
+  EXPECT_TRUE(std::get<DecideRequest>(bare).approve);
+  EXPECT_EQ(std::get<DecideRequest>(bare).note, "");
+  auto null_note = parse_client_message(R"({"type":"decide","id":1,"approve":true,"note":null})");
+  EXPECT_TRUE(std::holds_alternative<DecideRequest>(null_note));
+  std::string longest = R"({"type":"decide","id":1,"approve":true,"note":")" +
+                        std::string(kMaxDecideNoteBytes, 'x') + R"("})";
+  EXPECT_TRUE(std::holds_alternative<DecideRequest>(parse_client_message(longest)));
+}
+
+TEST(ControlMessage, DecideRefusesWhatIsNotAnAnswer) {
+  struct Case {
+    std::string text, field;
+  };
+  std::string too_long = R"({"type":"decide","id":1,"approve":true,"note":")" +
+                         std::string(kMaxDecideNoteBytes + 1, 'x') + R"("})";
+  for (const Case& c : std::vector<Case>{
+           {R"({"type":"decide","approve":true})", "id"},
+           {R"({"type":"decide","id":0,"approve":true})", "id"},
+           {R"({"type":"decide","id":-3,"approve":true})", "id"},
+           {R"({"type":"decide","id":"7","approve":true})", "id"},
+           {R"({"type":"decide","id":1.5,"approve":true})", "id"},
+           {R"({"type":"decide","id":7})", "approve"},
+           {R"({"type":"decide","id":7,"approve":"yes"})", "approve"},
+           {R"({"type":"decide","id":7,"approve":1})", "approve"},
+           {R"({"type":"decide","id":7,"approve":true,"note":5})", "note"},
+           {R"({"type":"decide","id":7,"approve":true,"note":["a"]})", "note"},
+           {too_long, "note"},
+       }) {
+    ProtocolError error = expect_error(c.text);
+    EXPECT_EQ(error.code, "bad_field") << c.text;
+    EXPECT_NE(error.message.find("'" + c.field + "'"), std::string::npos)
+        << c.text << " -> " << error.message;
+  }
+}
+
 }  // namespace
 }  // namespace wharf::core

@@ -974,7 +974,7 @@ TEST_F(MetadataStoreTest, MigratesAVersionTwoFileKeepingRowsIndexesAndTheForeign
 
   {
     MetadataStore store = open_store();
-    EXPECT_EQ(user_version(db_path_), 3);
+    EXPECT_EQ(user_version(db_path_), kSchemaVersion);
     auto rows = store.recent_sessions(10);
     ASSERT_TRUE(rows) << rows.error().message;
     ASSERT_EQ(rows.value().size(), 3u);
@@ -1038,6 +1038,7 @@ TEST_F(MetadataStoreTest, MigratesAVersionTwoFileKeepingRowsIndexesAndTheForeign
   EXPECT_EQ(raw_text(db_path_,
                      "SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_schema "
                      "WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name)"),
+            "decisions_by_session egress_refusals_by_session input_attribution_by_session "
             "session_events_by_session sessions_by_created sessions_live");
   std::string sessions_sql =
       raw_text(db_path_, "SELECT sql FROM sqlite_schema WHERE name = 'sessions'");
@@ -1058,7 +1059,7 @@ TEST_F(MetadataStoreTest, MigratesAVersionTwoFileKeepingRowsIndexesAndTheForeign
 
   // Opening again is a no-op.
   MetadataStore store = open_store();
-  EXPECT_EQ(user_version(db_path_), 3);
+  EXPECT_EQ(user_version(db_path_), kSchemaVersion);
   auto rows = store.recent_sessions(10);
   ASSERT_TRUE(rows);
   ASSERT_EQ(rows.value().size(), 3u);
