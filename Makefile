@@ -8,16 +8,18 @@ JOBS ?= 2
 
 # What building and running the daemon needs (`make serve`, `make install`, `make deb`):
 # the compiler and build tools, and the -dev packages of the libraries the wharf binary
-# links (ldd build-release/wharf) or includes (Boost, CLI11, toml++). Nothing to test it.
+# links (ldd build-release/wharf) or includes (Boost, CLI11, toml++), and bubblewrap for
+# sandboxed sessions. Nothing to test it.
 SERVE_PACKAGES := build-essential cmake ninja-build ccache pkg-config ca-certificates \
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libsqlite3-dev \
   libtomlplusplus-dev libcli11-dev libspdlog-dev libfmt-dev libsystemd-dev \
-  libpng-dev libjpeg62-turbo-dev libgif-dev libwebp-dev zlib1g-dev libssl-dev libqrencode-dev
+  libpng-dev libjpeg62-turbo-dev libgif-dev libwebp-dev zlib1g-dev libssl-dev libqrencode-dev \
+  bubblewrap
 # What the tests, benchmarks, sanitizers and fuzzers need besides.
 APT_PACKAGES := $(SERVE_PACKAGES) git libvterm-dev \
   libgtest-dev libgmock-dev \
-  libbenchmark-dev clang libclang-rt-14-dev clang-format chromium procps psmisc bubblewrap \
-  tmux zsh
+  libbenchmark-dev clang libclang-rt-14-dev clang-format chromium procps psmisc \
+  tmux zsh curl iproute2 util-linux
 
 SOURCES := $(shell find src tests bench -name '*.cpp' -o -name '*.hpp' 2>/dev/null)
 

@@ -34,6 +34,9 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 # Depends is computed from the libraries the binary really links (dpkg-shlibdeps).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# Sandboxed sessions (docs/sandbox.md) start under bubblewrap; without it they are refused
+# with a sentence saying so, and everything else works.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS bubblewrap)
 # `cpack -B DIR` puts it elsewhere (the packaging test does).
 set(CPACK_PACKAGE_DIRECTORY ${CMAKE_BINARY_DIR}/packages)
 include(CPack)

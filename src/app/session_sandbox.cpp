@@ -34,7 +34,7 @@ SessionSandbox::~SessionSandbox() {
   if (proxy_) proxy_->stop();
   channel_.reset();
   std::error_code ec;
-  fs::remove_all(dir_, ec);
+  if (remove_dir_) fs::remove_all(dir_, ec);
 }
 
 }  // namespace wharf::app

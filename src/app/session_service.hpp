@@ -152,6 +152,8 @@ class SessionService {
   // the session's own, through one function. `requested`: the request's sandbox field.
   core::Result<core::Capabilities> capabilities_for(const core::CatalogEntry& entry,
                                                     std::optional<bool> requested = {}) const;
+  // Removes the sandbox directories of sessions no longer live (after adopt()).
+  void sweep_sandboxes();
   // {"available": bool, "missing": why not (absent when available), "default": bool}.
   boost::json::object sandbox_status() const;
   // `wharf notify waiting|finished`; also a notification that leaves the page.

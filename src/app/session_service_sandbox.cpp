@@ -6,6 +6,8 @@
 // to the store.
 #include <spdlog/spdlog.h>
 
+#include <charconv>
+
 #include "app/session_service.hpp"
 #include "store/metadata_store.hpp"
 
@@ -76,7 +78,24 @@ core::Status SessionService::open_sandbox(core::SessionId id, std::int64_t run,
 }
 
 void SessionService::close_sandbox(core::SessionId id) {
-  sandboxes_.erase(id);
+  auto it = sandboxes_.find(id);
+  if (it == sandboxes_.end()) return;
+  it->second->ended();
+  sandboxes_.erase(it);
+}
+
+void SessionService::sweep_sandboxes() {
+  // Directories of sessions that ended while no daemon ran (or a start that failed).
+  std::error_code ec;
+  for (const auto& found : std::filesystem::directory_iterator(options_.sandbox.sessions_dir, ec)) {
+    std::uint64_t id = 0;
+    std::string name = found.path().filename().string();
+    auto [end, parsed] = std::from_chars(name.data(), name.data() + name.size(), id);
+    if (parsed == std::errc{} && end == name.data() + name.size() && sandboxes_.contains(id))
+      continue;
+    std::error_code removed;
+    std::filesystem::remove_all(found.path(), removed);
+  }
 }
 
 }  // namespace wharf::app

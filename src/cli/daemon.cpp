@@ -385,6 +385,7 @@ int run_daemon(const DaemonOptions& options) {
     spdlog::info("taking over {} session(s) an earlier wharf left running", hosts.live.size());
     sessions.adopt(std::move(hosts.live));
   }
+  sessions.sweep_sandboxes();
 
   // Uploads (the composer's images) live beside the state, swept at start and weekly.
   app::UploadStore uploads(paths.state_dir / "uploads",

@@ -39,6 +39,13 @@ core::Status add_audit(boost::json::object& session, const store::MetadataStore&
   session["capabilities"] = std::move(capabilities);
   session["decisions"] = std::move(decisions);
   session["egress_refusals"] = a.egress_refusals;
+  // The latest refusals themselves (where it tried to go, never what it carried).
+  auto refused = store.egress_refusals(run_id, session_id, 50);
+  if (!refused) return refused.error();
+  boost::json::array refusals;
+  for (const store::EgressRefusal& r : refused.value())
+    refusals.emplace_back(boost::json::object{{"at", r.at_ms}, {"host", r.host}, {"port", r.port}});
+  session["egress_refused"] = std::move(refusals);
   session["inputs"] = std::move(inputs);
   return core::ok_status();
 }

@@ -265,10 +265,14 @@ GuardVerdict check_gh(std::vector<std::string> argv) {
   return GuardVerdict{false, {}, {}, std::move(argv), false};
 }
 
-constexpr std::array<std::pair<std::string_view, std::string_view>, 3> kGitHardening = {{
+// The repository's own .git/config was writable from the sandbox: nothing it names as a
+// program may run when the approved command runs outside. `core.sshCommand` goes back to
+// plain ssh (which reads the person's ~/.ssh/config, outside the sandbox's reach).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kGitHardening = {{
     {"core.hooksPath", "/dev/null"},
     {"core.fsmonitor", "false"},
     {"protocol.ext.allow", "never"},
+    {"core.sshCommand", "ssh"},
 }};
 
 }  // namespace

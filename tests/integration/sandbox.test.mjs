@@ -10,8 +10,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDaemon } from '../support/daemon.mjs';
-import { runWharf, stopDaemon } from '../support/ws_client.mjs';
+import { startDaemon, waitFor } from '../support/daemon.mjs';
+import { openWs, runWharf, stopDaemon } from '../support/ws_client.mjs';
 
 const bwrapWorks = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-net', 'true']).status === 0;
 
@@ -151,4 +151,30 @@ test('what cannot be honoured is refused with a reason: a path outside the roots
   // Nothing was left behind.
   const list = JSON.parse((await wharf(d, ['ls', '--json'])).stdout);
   assert.equal(list.length, 0);
+});
+
+test('a restarted daemon takes a sandboxed session over with its capabilities, and its channel answers again', { skip: !bwrapWorks && 'bubblewrap cannot run here', timeout: 120000 }, async (t) => {
+  const s = setup(t);
+  const d1 = await startDaemon({ key: null, args: ['--config', s.config, '--workspace', s.workspace, '--keep-sessions'] });
+  const id = await newSession(d1);
+  const before = await sessionRow(d1, id);
+  d1.child.kill('SIGINT');
+  assert.equal((await d1.exited).code, 0);
+
+  const d2 = await startDaemon({ stateDir: d1.stateDir, key: null, args: ['--config', s.config, '--workspace', s.workspace] });
+  t.after(() => stopDaemon(d2));
+  const after = await sessionRow(d2, id);
+  assert.deepEqual(after.capabilities, before.capabilities, 'the host kept what the sandbox enforces');
+  // `wharf notify` inside reaches the new daemon through the session's channel, made
+  // again where the sandbox looks for it.
+  const ws = await openWs(d2);
+  t.after(() => ws.close());
+  // A taken-over shell shows its prompt marks again from its next prompt on.
+  assert.equal((await wharf(d2, ['send-keys', '-t', id, 'Enter'])).code, 0);
+  let r;
+  await waitFor(async () => (r = await inSession(d2, id, '/run/wharf/wharf notify waiting')).code === 0,
+    { timeout: 20000, interval: 500, what: 'notify from inside the sandbox' }).catch(() => {});
+  assert.equal(r.code, 0, r.out + r.err);
+  await waitFor(() => ws.messages.some((m) => m.type === 'sessions' &&
+    m.sessions.some((x) => String(x.id) === id && x.activity === 'waiting')), { what: 'the session marked waiting' });
 });

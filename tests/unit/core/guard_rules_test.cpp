@@ -157,7 +157,8 @@ TEST(GuardRules, GuardedEnvironmentTurnsOffWhatARepositoryCouldPlant) {
   EXPECT_EQ(env, (Args{"PATH=/usr/bin", "HOME=/h", "GIT_CONFIG_KEY_0=core.hooksPath",
                        "GIT_CONFIG_VALUE_0=/dev/null", "GIT_CONFIG_KEY_1=core.fsmonitor",
                        "GIT_CONFIG_VALUE_1=false", "GIT_CONFIG_KEY_2=protocol.ext.allow",
-                       "GIT_CONFIG_VALUE_2=never", "GIT_CONFIG_COUNT=3"}));
+                       "GIT_CONFIG_VALUE_2=never", "GIT_CONFIG_KEY_3=core.sshCommand",
+                       "GIT_CONFIG_VALUE_3=ssh", "GIT_CONFIG_COUNT=4"}));
   // The session's own entries are kept, and ours come after them.
   auto kept = guarded_environment({"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=user.name",
                                    "GIT_CONFIG_VALUE_0=me", "GIT_CONFIG_KEY_1=core.hooksPath",
@@ -165,8 +166,8 @@ TEST(GuardRules, GuardedEnvironmentTurnsOffWhatARepositoryCouldPlant) {
   EXPECT_EQ(std::count(kept.begin(), kept.end(), "GIT_CONFIG_KEY_0=user.name"), 1);
   EXPECT_EQ(std::count(kept.begin(), kept.end(), "GIT_CONFIG_VALUE_1=/dev/null"), 1);
   EXPECT_EQ(std::count(kept.begin(), kept.end(), "GIT_CONFIG_VALUE_1=/evil"), 0);
-  EXPECT_EQ(kept.back(), "GIT_CONFIG_COUNT=4");
-  EXPECT_EQ(guarded_environment({"GIT_CONFIG_COUNT=x"}).back(), "GIT_CONFIG_COUNT=3");
+  EXPECT_EQ(kept.back(), "GIT_CONFIG_COUNT=5");
+  EXPECT_EQ(guarded_environment({"GIT_CONFIG_COUNT=x"}).back(), "GIT_CONFIG_COUNT=4");
 }
 
 TEST(GuardRules, ProgramBasename) {
