@@ -31,6 +31,29 @@ std::int64_t db_limit(std::size_t limit) {
              : static_cast<std::int64_t>(limit);
 }
 
+// The rows one session has in an audit table, from a query whose ?1, ?2 and ?3 are the
+// run, the session and the limit; `read` makes one row of the statement's current result.
+// An older schema has no such table: no rows.
+template <typename Row, typename Read>
+core::Result<std::vector<Row>> session_rows(sqlite3* db, int schema_version, const char* sql,
+                                            std::int64_t run_id, std::uint64_t session_id,
+                                            std::size_t limit, Read read) {
+  std::vector<Row> rows;
+  auto id = db_id(session_id);
+  if (!id || schema_version < 4) return rows;
+  auto stmt = Statement::prepare(db, sql);
+  if (!stmt) return stmt.error();
+  Statement& s = stmt.value();
+  s.bind(1, run_id).bind(2, *id).bind(3, db_limit(limit));
+  for (;;) {
+    auto more = s.step();
+    if (!more) return more.error();
+    if (!more.value()) break;
+    rows.push_back(read(s));
+  }
+  return rows;
+}
+
 std::string encode_argv(const std::vector<std::string>& argv) {
   boost::json::array array;
   for (const std::string& word : argv) array.emplace_back(word);
@@ -87,25 +110,16 @@ core::Status MetadataStore::egress_refused(std::int64_t run_id, std::uint64_t se
 core::Result<std::vector<EgressRefusal>> MetadataStore::egress_refusals(std::int64_t run_id,
                                                                         std::uint64_t session_id,
                                                                         std::size_t limit) const {
-  std::vector<EgressRefusal> rows;
-  auto id = db_id(session_id);
-  if (!id || schema_version_ < 4) return rows;
-  auto stmt = Statement::prepare(db_,
-                                 "SELECT at, host, port FROM egress_refusals "
-                                 "WHERE run_id = ?1 AND session_id = ?2 "
-                                 "ORDER BY at DESC, rowid DESC LIMIT ?3");
-  if (!stmt) return stmt.error();
-  Statement& s = stmt.value();
-  s.bind(1, run_id).bind(2, *id).bind(3, db_limit(limit));
-  for (;;) {
-    auto more = s.step();
-    if (!more) return more.error();
-    if (!more.value()) break;
-    rows.push_back(EgressRefusal{.at_ms = s.column_int64(0),
-                                 .host = s.column_text(1),
-                                 .port = static_cast<int>(s.column_int64(2))});
-  }
-  return rows;
+  return session_rows<EgressRefusal>(db_, schema_version_,
+                                     "SELECT at, host, port FROM egress_refusals "
+                                     "WHERE run_id = ?1 AND session_id = ?2 "
+                                     "ORDER BY at DESC, rowid DESC LIMIT ?3",
+                                     run_id, session_id, limit, [](Statement& s) {
+                                       return EgressRefusal{
+                                           .at_ms = s.column_int64(0),
+                                           .host = s.column_text(1),
+                                           .port = static_cast<int>(s.column_int64(2))};
+                                     });
 }
 
 core::Status MetadataStore::decision_opened(std::int64_t run_id, const DecisionRecord& record) {
@@ -176,39 +190,29 @@ core::Status MetadataStore::decision_answered(std::int64_t run_id, std::uint64_t
 core::Result<std::vector<DecisionRecord>> MetadataStore::decisions(std::int64_t run_id,
                                                                    std::uint64_t session_id,
                                                                    std::size_t limit) const {
-  std::vector<DecisionRecord> rows;
-  auto id = db_id(session_id);
-  if (!id || schema_version_ < 4) return rows;
-  auto stmt = Statement::prepare(
-      db_,
+  return session_rows<DecisionRecord>(
+      db_, schema_version_,
       "SELECT * FROM (SELECT decision_id, opened_at, what, argv, cwd, source, outcome, "
       "answered_by, answered_at, note, decision_run FROM decisions "
       "WHERE run_id = ?1 AND session_id = ?2 "
-      "ORDER BY decision_run DESC, decision_id DESC LIMIT ?3) ORDER BY decision_run, decision_id");
-  if (!stmt) return stmt.error();
-  Statement& s = stmt.value();
-  s.bind(1, run_id).bind(2, *id).bind(3, db_limit(limit));
-  for (;;) {
-    auto more = s.step();
-    if (!more) return more.error();
-    if (!more.value()) break;
-    std::int64_t decision = s.column_int64(0);
-    rows.push_back(DecisionRecord{
-        .session_id = session_id,
-        .decision_id = decision < 0 ? 0 : static_cast<std::uint64_t>(decision),
-        .session_run_id = run_id,
-        .opened_at_ms = s.column_int64(1),
-        .what = s.column_text(2),
-        .argv = decode_argv(s.column_text(3)),
-        .cwd = s.column_text(4),
-        .source = s.column_text(5),
-        .outcome = s.column_text(6),
-        .answered_by = s.column_text(7),
-        .answered_at_ms = s.column_optional_int64(8),
-        .note = s.column_text(9),
-    });
-  }
-  return rows;
+      "ORDER BY decision_run DESC, decision_id DESC LIMIT ?3) ORDER BY decision_run, decision_id",
+      run_id, session_id, limit, [&](Statement& s) {
+        std::int64_t decision = s.column_int64(0);
+        return DecisionRecord{
+            .session_id = session_id,
+            .decision_id = decision < 0 ? 0 : static_cast<std::uint64_t>(decision),
+            .session_run_id = run_id,
+            .opened_at_ms = s.column_int64(1),
+            .what = s.column_text(2),
+            .argv = decode_argv(s.column_text(3)),
+            .cwd = s.column_text(4),
+            .source = s.column_text(5),
+            .outcome = s.column_text(6),
+            .answered_by = s.column_text(7),
+            .answered_at_ms = s.column_optional_int64(8),
+            .note = s.column_text(9),
+        };
+      });
 }
 
 core::Status MetadataStore::input_received(std::int64_t run_id, std::uint64_t session_id,
@@ -241,25 +245,16 @@ core::Status MetadataStore::input_received(std::int64_t run_id, std::uint64_t se
 
 core::Result<std::vector<InputAttributionRow>> MetadataStore::input_attributions(
     std::int64_t run_id, std::uint64_t session_id, std::size_t limit) const {
-  std::vector<InputAttributionRow> rows;
-  auto id = db_id(session_id);
-  if (!id || schema_version_ < 4) return rows;
-  auto stmt = Statement::prepare(db_,
-                                 "SELECT at, client_kind, client_label FROM input_attribution "
-                                 "WHERE run_id = ?1 AND session_id = ?2 "
-                                 "ORDER BY at DESC, rowid DESC LIMIT ?3");
-  if (!stmt) return stmt.error();
-  Statement& s = stmt.value();
-  s.bind(1, run_id).bind(2, *id).bind(3, db_limit(limit));
-  for (;;) {
-    auto more = s.step();
-    if (!more) return more.error();
-    if (!more.value()) break;
-    rows.push_back(InputAttributionRow{.at_ms = s.column_int64(0),
-                                       .client_kind = s.column_text(1),
-                                       .client_label = s.column_text(2)});
-  }
-  return rows;
+  return session_rows<InputAttributionRow>(
+      db_, schema_version_,
+      "SELECT at, client_kind, client_label FROM input_attribution "
+      "WHERE run_id = ?1 AND session_id = ?2 "
+      "ORDER BY at DESC, rowid DESC LIMIT ?3",
+      run_id, session_id, limit, [](Statement& s) {
+        return InputAttributionRow{.at_ms = s.column_int64(0),
+                                   .client_kind = s.column_text(1),
+                                   .client_label = s.column_text(2)};
+      });
 }
 
 core::Result<SessionAudit> MetadataStore::session_audit(std::int64_t run_id,
