@@ -321,6 +321,19 @@ class SessionService {
                             const core::Capabilities& capabilities);
   void close_sandbox(core::SessionId id);
   std::map<core::SessionId, std::unique_ptr<SessionSandbox>> sandboxes_;
+  // Agents' permission dialogs as decisions (session_service_prompts.cpp).
+  struct PromptDecision {
+    std::uint64_t decision = 0;
+    std::string key;  // the dialog's text (core::AgentPrompt::key)
+    std::string approve_keys, deny_keys;
+  };
+  bool reads_prompts(const Session& session) const;
+  void watch_prompts();
+  void check_prompt(core::SessionId id, Session& session);
+  void answer_prompt(core::SessionId id, const core::DecisionOutcome& outcome);
+  std::map<core::SessionId, PromptDecision> prompt_decisions_;
+  asio::steady_timer prompt_timer_{io_};
+  bool prompt_watch_running_ = false;
 };
 
 std::int64_t now_ms();

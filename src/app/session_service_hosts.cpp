@@ -50,6 +50,7 @@ void SessionService::add_session(const std::shared_ptr<Session>& session) {
   session->set_activity_listener(
       [this](core::SessionId sid, Session::ActivityEvent event) { on_activity(sid, event); });
   sessions_.emplace(session->id(), session);
+  if (reads_prompts(*session)) watch_prompts();
   session->start([this](core::SessionId finished, const core::ExitStatus& status) {
     on_session_finished(finished, status);
   });
