@@ -95,9 +95,20 @@ core::Result<Plan> plan_sandbox(const core::Capabilities& capabilities, const Ho
   m.insert(m.end(), binds.begin(), binds.end());
 
   // Hidden last, so no bind above can bring them back.
+  // A secret in HOME (keys, tokens) is covered only where a bind would show it, and not
+  // when it was declared itself (or a path inside it): naming ~/.ssh is asking for it.
+  auto covered = [&](const std::string& secret) {
+    if (layout.home.empty() || !core::within(secret, layout.home)) return true;
+    bool shown = std::any_of(binds.begin(), binds.end(),
+                             [&](const Mount& b) { return core::within(secret, b.target); });
+    bool asked = std::any_of(binds.begin(), binds.end(),
+                             [&](const Mount& b) { return core::within(b.target, secret); });
+    return shown && !asked;
+  };
   for (const std::string& file : layout.secret_files)
-    m.push_back({Mount::Kind::kEmptyFile, file, ""});
-  for (const std::string& dir : layout.secret_dirs) m.push_back({Mount::Kind::kTmpfs, dir, ""});
+    if (covered(file)) m.push_back({Mount::Kind::kEmptyFile, file, ""});
+  for (const std::string& dir : layout.secret_dirs)
+    if (covered(dir)) m.push_back({Mount::Kind::kTmpfs, dir, ""});
   if (!layout.state_dir.empty()) {
     bool exposed = std::any_of(binds.begin(), binds.end(), [&](const Mount& bind) {
       return core::within(layout.state_dir, bind.target);

@@ -16,6 +16,12 @@ constexpr const char* kSecretFiles[] = {"/etc/shadow",   "/etc/gshadow", "/etc/s
                                         "/etc/gshadow-", "/etc/sudoers", "/etc/security/opasswd"};
 constexpr const char* kSecretDirs[] = {"/etc/ssh", "/etc/ssl/private", "/etc/sudoers.d",
                                        "/etc/wireguard", "/etc/NetworkManager/system-connections"};
+// Where people keep keys and tokens in HOME: covered when a declared path (a workspace
+// that is HOME itself, say) would otherwise show them.
+constexpr const char* kHomeSecretFiles[] = {
+    ".netrc", ".git-credentials", ".pgpass", ".docker/config.json", ".npmrc", ".pypirc"};
+constexpr const char* kHomeSecretDirs[] = {".ssh",   ".gnupg", ".aws",       ".config/gcloud",
+                                           ".azure", ".kube",  ".config/gh", ".password-store"};
 constexpr const char* kSystemDirs[] = {"/usr", "/etc",   "/opt",   "/bin",   "/sbin",
                                        "/lib", "/lib32", "/lib64", "/libx32"};
 
@@ -76,6 +82,16 @@ HostLayout probe_layout(const std::string& home, const std::string& state_dir) {
   }
   for (const char* dir : kSecretDirs) {
     if (fs::is_directory(dir, ec)) layout.secret_dirs.emplace_back(dir);
+  }
+  if (!home.empty()) {
+    for (const char* file : kHomeSecretFiles) {
+      fs::path path = fs::path(home) / file;
+      if (fs::is_regular_file(path, ec)) layout.secret_files.push_back(path.string());
+    }
+    for (const char* dir : kHomeSecretDirs) {
+      fs::path path = fs::path(home) / dir;
+      if (fs::is_directory(path, ec)) layout.secret_dirs.push_back(path.string());
+    }
   }
   // /etc/resolv.conf is often a link into /run, which the sandbox replaces.
   fs::path resolv = fs::weakly_canonical("/etc/resolv.conf", ec);

@@ -157,6 +157,34 @@ TEST(SandboxPlan, StateDirectoryIsNeverReachable) {
   EXPECT_NE(refused.error().message.find("state directory"), std::string::npos);
 }
 
+TEST(SandboxPlan, KeysInHomeStayCoveredUnderABroadBindUnlessAskedFor) {
+  HostLayout l = layout();
+  l.secret_dirs.push_back("/home/ana/.ssh");
+  l.secret_files.push_back("/home/ana/.netrc");
+  // A workspace that is HOME itself would show every key: they are covered, after the bind.
+  Capabilities home = workspace_only();
+  home.writable = {"/home/ana"};
+  auto argv = bwrap_argv("bwrap", plan_sandbox(home, l, "/home/ana").value(), {"sh"});
+  std::size_t bound = index_of(argv, {"--bind", "/home/ana", "/home/ana"});
+  std::size_t ssh = index_of(argv, {"--tmpfs", "/home/ana/.ssh"});
+  std::size_t netrc = index_of(argv, {"--ro-bind", "/dev/null", "/home/ana/.netrc"});
+  ASSERT_NE(ssh, std::string::npos);
+  ASSERT_NE(netrc, std::string::npos);
+  EXPECT_GT(ssh, bound);
+  EXPECT_GT(netrc, bound);
+  // A bind that does not reach them leaves them absent anyway: nothing is laid for them.
+  auto narrow =
+      bwrap_argv("bwrap", plan_sandbox(workspace_only(), l, "/home/ana/src/app").value(), {"sh"});
+  EXPECT_EQ(index_of(narrow, {"--tmpfs", "/home/ana/.ssh"}), std::string::npos);
+  // Declared by name, it is shown: that is what the operator asked for.
+  Capabilities asked = home;
+  asked.readable = {"/home/ana/.ssh"};
+  auto shown = bwrap_argv("bwrap", plan_sandbox(asked, l, "/home/ana").value(), {"sh"});
+  EXPECT_EQ(index_of(shown, {"--tmpfs", "/home/ana/.ssh"}), std::string::npos);
+  // The machine's own secrets are covered whatever is bound.
+  EXPECT_NE(index_of(narrow, {"--tmpfs", "/etc/ssh"}), std::string::npos);
+}
+
 TEST(SandboxPlan, RefusesWhatItCannotHonour) {
   Capabilities c = workspace_only();
   auto outside = plan_sandbox(c, layout(), "/srv/other");
