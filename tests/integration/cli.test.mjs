@@ -350,7 +350,7 @@ test('`wharf ls` shows what each session runs and keeps its columns aligned with
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.trimEnd().split('\n');
   assert.equal(lines.length, 4, r.stdout);
-  assert.match(lines[0], /^ID\s+NAME\s+RUNS\s+STATUS\s+PID\s+DRIVER\s+CWD$/);
+  assert.match(lines[0], /^ID\s+NAME\s+RUNS\s+STATUS\s+PID\s+DRIVER\s+SANDBOX\s+CWD$/);
   assert.ok(!r.stdout.includes(long), 'the long name is cut');
   assert.match(r.stdout, / a-very-long-session-nam… /, 'cut to 24 cells, the last an ellipsis');
   for (const line of lines.slice(1)) assert.match(line, /bash \(shell\)/);

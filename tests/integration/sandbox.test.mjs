@@ -61,6 +61,11 @@ test('a sandboxed shell writes only its workspace, never sees the state dir, its
 
   const row = await sessionRow(d, id);
   assert.deepEqual(row.capabilities, { sandboxed: true, writable: [s.workspace], readable: [], network: 'none', allow: [] });
+  // `wharf ls` says it too: its network, in the SANDBOX column.
+  const table = (await wharf(d, ['ls'])).stdout.split('\n');
+  const at = table[0].indexOf('SANDBOX');
+  assert.ok(at > 0, table[0]);
+  assert.match(table.find((l) => l.startsWith(`${id} `)).slice(at), /^none\s/);
 
   // The workspace is writable, and what is written there is on the machine.
   let r = await inSession(d, id, 'echo made-inside > inside.txt && cat inside.txt');

@@ -80,7 +80,8 @@ std::function<int()> setup_ls(CLI::App& verb) {
   add_state_dir_option(verb, *state_dir);
   verb.add_flag("--json", *as_json, "One JSON array, one object per session");
   verb.footer(R"(Columns: ID and NAME (either names the session in other verbs), RUNS (the
-catalog entry and its kind), STATUS, PID, DRIVER (the window typing into it) and CWD.
+catalog entry and its kind), STATUS, PID, DRIVER (the window typing into it), SANDBOX
+("no", or its network: "none", "allow N" hosts, "host"; docs/sandbox.md) and CWD.
 
 Examples:
   wharf ls
@@ -96,15 +97,23 @@ Examples:
     std::vector<std::vector<Cell>> rows;
     rows.push_back({make_cell("ID", 8), make_cell("NAME", 8), make_cell("RUNS", 8),
                     make_cell("STATUS", 8), make_cell("PID", 8), make_cell("DRIVER", 8),
-                    make_cell("CWD", 8)});
+                    make_cell("SANDBOX", 8), make_cell("CWD", 8)});
     for (const auto& row : sessions) {
       const auto& o = row.as_object();
       std::string runs = field(o, "entry");
       if (std::string kind = field(o, "kind"); kind != "-") runs += " (" + kind + ")";
+      std::string sandbox = "no";
+      if (const auto* caps = o.if_contains("capabilities");
+          caps != nullptr && caps->is_object() && caps->as_object().contains("network")) {
+        const auto& c = caps->as_object();
+        sandbox = field(c, "network");
+        if (sandbox == "allow" && c.at("allow").is_array())
+          sandbox += " " + std::to_string(c.at("allow").as_array().size());
+      }
       rows.push_back({make_cell(field(o, "id"), 20), make_cell(field(o, "name"), kMaxNameCells),
                       make_cell(runs, kMaxRunsCells), make_cell(field(o, "status"), 12),
                       make_cell(field(o, "pid"), 12), make_cell(field(o, "driver"), 12),
-                      make_cell(field(o, "cwd"), kMaxCwdCells)});
+                      make_cell(sandbox, 12), make_cell(field(o, "cwd"), kMaxCwdCells)});
     }
     std::vector<std::size_t> widths(rows.front().size(), 0);
     for (const auto& row : rows)
