@@ -28,6 +28,19 @@ core::Result<const core::CatalogEntry*> choose_entry(const LaunchDefaults& defau
   return defaults.catalog.choose(request.kind, request.entry);
 }
 
+StartRequest start_request(const core::LaunchRequest& launch, core::TerminalSize size,
+                           std::string owner) {
+  return StartRequest{.kind = launch.kind,
+                      .entry = launch.entry,
+                      .cwd = launch.cwd,
+                      .env = launch.env,
+                      .prompt = launch.prompt,
+                      .name = launch.name,
+                      .size = size,
+                      .owner = std::move(owner),
+                      .sandbox = launch.sandbox};
+}
+
 core::Result<LaunchDecision> decide_launch(const LaunchDefaults& defaults,
                                            const StartRequest& request,
                                            const std::set<std::string>& agents_started) {

@@ -15,6 +15,7 @@
 #include "core/catalog.hpp"
 #include "core/env_spec.hpp"
 #include "core/environment.hpp"
+#include "core/launch_request.hpp"
 #include "core/result.hpp"
 #include "core/session_registry.hpp"
 #include "core/terminal_size.hpp"
@@ -65,6 +66,11 @@ struct StartRequest {
   bool shared_shell = false;    // the shell programs use when they name no session
   std::optional<bool> sandbox;  // this session in a sandbox or not; unset: the entry's word
 };
+
+// What a client's launch request (the WebSocket `new`, the new_session operation) asks
+// to start: one translation, so a field added to the request reaches every door.
+StartRequest start_request(const core::LaunchRequest& launch, core::TerminalSize size,
+                           std::string owner = "key");
 
 // The catalog entry a request names; with none named, the default entry, else the
 // account's login shell (as the catalog knows it: the shell's name, else bash, else sh).

@@ -4,6 +4,8 @@
 #include <boost/json/array.hpp>
 #include <cctype>
 
+#include "core/config.hpp"  // is_host_name, the one host-name rule
+
 namespace wharf::core {
 namespace {
 
@@ -11,24 +13,6 @@ std::string lower(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
-}
-
-bool host_label_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-}
-
-bool is_host(std::string_view host) {
-  if (host.empty() || host.size() > 253 || host.front() == '.' || host.back() == '.') return false;
-  std::size_t label = 0;
-  for (char c : host) {
-    if (c == '.') {
-      if (label == 0) return false;
-      label = 0;
-    } else if (!host_label_char(c) || ++label > 63) {
-      return false;
-    }
-  }
-  return true;
 }
 
 }  // namespace
@@ -73,7 +57,7 @@ Result<Endpoint> endpoint_of(std::string_view text) {
   std::string name = lower(host);
   std::string_view checked = name;
   if (checked.starts_with("*.")) checked.remove_prefix(2);
-  if (!is_host(checked))
+  if (!is_host_name(checked))
     return Error{"'" + std::string(text) +
                      "' is not a host name (letters, digits, '-' and '.'; '*.' in front "
                      "for every subdomain)",
@@ -89,7 +73,7 @@ std::string endpoint_text(const Endpoint& endpoint) {
 bool allowed(const std::vector<Endpoint>& allow, std::string_view host, std::uint16_t port) {
   std::string name = lower(host);
   while (name.ends_with('.')) name.pop_back();  // "example.com." is the same name
-  if (!is_host(name)) return false;
+  if (!is_host_name(name)) return false;        // lower-cased above
   for (const Endpoint& endpoint : allow) {
     if (endpoint.port != port) continue;
     if (endpoint.host.starts_with("*.")) {

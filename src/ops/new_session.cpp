@@ -22,16 +22,9 @@ asio::awaitable<Answer> run(Context& context, const json::object& args) {
   auto cols = a.integer("cols");
   auto rows = a.integer("rows");
   if (!a) co_return a.error();
-  core::LaunchRequest& l = request.value();
-  app::StartRequest start{.kind = l.kind,
-                          .entry = l.entry,
-                          .cwd = l.cwd,
-                          .env = std::move(l.env),
-                          .prompt = l.prompt,
-                          .name = l.name,
-                          .size = core::clamp_size(cols.value_or(80), rows.value_or(24)),
-                          .owner = core::creator_label(context.caller),
-                          .sandbox = l.sandbox};
+  app::StartRequest start =
+      app::start_request(request.value(), core::clamp_size(cols.value_or(80), rows.value_or(24)),
+                         core::creator_label(context.caller));
   auto started = context.sessions.start(start);
   if (!started) co_return started.error();
   const core::SessionEntry* entry = context.sessions.registry().find(started.value()->id());

@@ -113,14 +113,7 @@ void WebSocketSession::handle_text(std::string_view text) {
           detach_quietly();
           send_text(core::detached_message(was, "requested"));
         } else if constexpr (std::is_same_v<T, core::NewRequest>) {
-          auto started = service().start(app::StartRequest{.kind = m.launch.kind,
-                                                           .entry = m.launch.entry,
-                                                           .cwd = m.launch.cwd,
-                                                           .env = m.launch.env,
-                                                           .prompt = m.launch.prompt,
-                                                           .name = m.launch.name,
-                                                           .size = wanted_size_,
-                                                           .sandbox = m.launch.sandbox});
+          auto started = service().start(app::start_request(m.launch, wanted_size_));
           if (!started) {
             send_error(started.error());
             return;
